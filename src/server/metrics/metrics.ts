@@ -1,0 +1,86 @@
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+
+/** What the Sentry tunnel reports; implemented here with Prometheus counters. */
+export interface TunnelObserver {
+  forwarded(bytes: number): void;
+  rejected(reason: string): void;
+  upstreamResponse(status: number, seconds: number): void;
+}
+
+export interface Metrics {
+  registry: Registry;
+  /** Labels: method, route (a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL), status. */
+  httpRequestDuration: Histogram<"method" | "route" | "status">;
+  /** Label: route (pattern). */
+  ssrRenderDuration: Histogram<"route">;
+  tunnelObserver: TunnelObserver;
+}
+
+// Seconds; SSR pages and the upstream ingest are expected well under a second.
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A fresh registry each call (never prom-client's global one), so tests and several servers can coexist. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+
+  const httpRequestDuration = new Histogram({
+    name: "outpost_http_request_duration_seconds",
+    help: "HTTP request duration by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const ssrRenderDuration = new Histogram({
+    name: "outpost_ssr_render_duration_seconds",
+    help: "Server-side React render duration by route pattern",
+    labelNames: ["route"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const forwarded = new Counter({
+    name: "outpost_tunnel_forwarded_total",
+    help: "Sentry envelopes forwarded upstream by the tunnel",
+    registers: [registry],
+  });
+  const bytes = new Counter({
+    name: "outpost_tunnel_bytes_total",
+    help: "Bytes of Sentry envelopes forwarded upstream by the tunnel",
+    registers: [registry],
+  });
+  const rejected = new Counter({
+    name: "outpost_tunnel_rejected_total",
+    help: "Sentry envelopes rejected by the tunnel, by reason",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const upstreamResponses = new Counter({
+    name: "outpost_tunnel_upstream_responses_total",
+    help: "Responses from the Sentry ingest to forwarded envelopes, by status",
+    labelNames: ["status"] as const,
+    registers: [registry],
+  });
+  const upstreamDuration = new Histogram({
+    name: "outpost_tunnel_upstream_duration_seconds",
+    help: "Duration of forwarding an envelope to the Sentry ingest",
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const tunnelObserver: TunnelObserver = {
+    forwarded(n) {
+      forwarded.inc();
+      if (n > 0) bytes.inc(n);
+    },
+    rejected(reason) {
+      rejected.inc({ reason });
+    },
+    upstreamResponse(status, seconds) {
+      upstreamResponses.inc({ status: String(status) });
+      upstreamDuration.observe(seconds);
+    },
+  };
+
+  return { registry, httpRequestDuration, ssrRenderDuration, tunnelObserver };
+}
