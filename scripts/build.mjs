@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Production build: client (minified, split, hashed) then server (node_modules external).
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import * as esbuild from "esbuild";
+import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
+import { clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+
+const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
+const started = performance.now();
+
+await rm(outDir, { recursive: true, force: true });
+const client = await esbuild.build(clientOptions({ outDir, production: true }));
+const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
+await writeManifest(manifest, outDir);
+await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
+
+console.log(
+  `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,
+);

@@ -1,0 +1,38 @@
+// Turns esbuild's client metafile into dist/manifest.json: the entry's hashed script, its
+// CSS and statically imported chunks, and the list of files the server may serve.
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ASSET_PREFIX, CLIENT_ENTRY, ROOT } from "./options.mjs";
+
+/** @param {import("esbuild").Metafile} metafile */
+export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
+  const assetsDir = path.join(outDir, "client", "assets");
+  const toUrl = (output) => ASSET_PREFIX + path.relative(assetsDir, path.resolve(ROOT, output)).split(path.sep).join("/");
+  const outputs = Object.entries(metafile.outputs);
+  const entry = outputs.find(([, meta]) => meta.entryPoint === CLIENT_ENTRY);
+  if (!entry) throw new Error(`esbuild produced no output for ${CLIENT_ENTRY}`);
+  const [entryPath, entryMeta] = entry;
+
+  const files = {};
+  for (const [output] of outputs) {
+    if (output.endsWith(".map") && !serveSourceMaps) continue;
+    files[toUrl(output)] = path.relative(path.join(outDir, "client"), path.resolve(ROOT, output));
+  }
+  const names = Object.keys(files).sort();
+  return {
+    buildId: createHash("sha256").update(names.join("\n")).digest("hex").slice(0, 12),
+    entry: {
+      script: toUrl(entryPath),
+      styles: entryMeta.cssBundle ? [toUrl(entryMeta.cssBundle)] : [],
+      modulePreloads: entryMeta.imports
+        .filter((item) => item.kind === "import-statement" && !item.external)
+        .map((item) => toUrl(item.path)),
+    },
+    files,
+  };
+}
+
+export async function writeManifest(manifest, outDir) {
+  await writeFile(path.join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+}

@@ -1,0 +1,67 @@
+import type Router from "@koa/router";
+import Koa, { type Context } from "koa";
+import { routes as appRoutes } from "../shared/routes";
+import type { RouteDefinition } from "../shared/routing/route";
+import type { LoadedAssets } from "./assets/manifest";
+import { staticAssets } from "./assets/static-assets";
+import type { Env } from "./config/env.server";
+import { healthRouter, type Readiness } from "./http/health";
+import { type RequestRecord, requestLog } from "./http/request-log";
+import { securityHeaders } from "./http/security-headers";
+import type { Logger } from "./logger";
+import { pageHandler } from "./render/page-handler";
+import { runtimeConfig } from "./render/runtime-config";
+
+export interface AppDependencies {
+  env: Env;
+  logger: Logger;
+  assets: LoadedAssets;
+  readiness: Readiness;
+  /** Defaults to the app's route table; tests pass their own. */
+  routes?: readonly RouteDefinition[];
+  tunnel?: { router: Router };
+  observeRequest?: (record: RequestRecord) => void;
+  observeRender?: (route: string, seconds: number) => void;
+  /** Error reporting (Sentry) hooks; without them errors are only logged. */
+  reportError?: (error: unknown, ctx: Context) => void;
+  traceMeta?: () => Record<string, string>;
+  /** Extra middleware ahead of the pages, e.g. the development reload stream. */
+  extraMiddleware?: Koa.Middleware[];
+}
+
+/** Builds the Koa application; it never listens, so tests can mount it on any server. */
+export function createApp(deps: AppDependencies): Koa {
+  const { env, logger } = deps;
+  const app = new Koa({ proxy: env.TRUST_PROXY });
+  const development = env.NODE_ENV === "development";
+
+  const reportError = (error: unknown, ctx: Context) => {
+    logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
+    deps.reportError?.(error, ctx);
+  };
+  app.on("error", (error: unknown, ctx?: Context) => {
+    logger.error({ err: error, method: ctx?.method }, "request error");
+  });
+
+  app.use(requestLog(logger, deps.observeRequest));
+  app.use(securityHeaders());
+  const health = healthRouter(deps.readiness);
+  app.use(health.routes());
+  if (deps.tunnel) app.use(deps.tunnel.router.routes()).use(deps.tunnel.router.allowedMethods());
+  app.use(staticAssets(deps.assets.files));
+  for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
+  app.use(
+    pageHandler({
+      routes: deps.routes ?? appRoutes,
+      diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
+      exposeErrors: development,
+      renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+      entry: deps.assets.manifest.entry,
+      runtimeConfig: runtimeConfig(env),
+      traceMeta: deps.traceMeta,
+      reportError,
+      observeRender: deps.observeRender,
+    }),
+  );
+  return app;
+}

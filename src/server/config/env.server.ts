@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { parseDsn } from "../../shared/sentry/dsn";
+import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
+
+/**
+ * The whole environment, read and validated once at start. An invalid value stops the
+ * process with a message naming the variable, rather than failing on first use.
+ */
+const flag = z
+  .enum(["true", "false", "1", "0"], { message: "expected true or false" })
+  .default("false")
+  .transform((value) => value === "true" || value === "1");
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().min(0);
+
+const dsn = z.string().superRefine((value, ctx) => {
+  try {
+    parseDsn(value);
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: (error as Error).message });
+  }
+});
+
+const dsnList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(dsn));
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: port.default(3000),
+  /** 0 switches the metrics listener off. */
+  METRICS_PORT: port.default(9464),
+  METRICS_HOST: z.string().min(1).default("0.0.0.0"),
+  TRUST_PROXY: flag,
+  ENABLE_DIAGNOSTIC_ROUTES: flag,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  RENDER_TIMEOUT_MS: positiveInt.default(10_000),
+  SENTRY_DSN: dsn.optional(),
+  PUBLIC_SENTRY_DSN: dsn.optional(),
+  SENTRY_ENVIRONMENT: z.string().min(1).optional(),
+  SENTRY_RELEASE: z.string().min(1).optional(),
+  SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
+  SENTRY_TUNNEL_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")
+    .default(TUNNEL_DEFAULTS.path)
+    .transform((value) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),
+  SENTRY_TUNNEL_ALLOWED_DSNS: dsnList,
+  SENTRY_TUNNEL_MAX_BYTES: positiveInt.default(TUNNEL_DEFAULTS.maxBytes),
+  SENTRY_TUNNEL_RATE_LIMIT: nonNegativeInt.default(TUNNEL_DEFAULTS.rateLimitPerMinute),
+  SENTRY_TUNNEL_CONNECT_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.connectTimeoutMs),
+  SENTRY_TUNNEL_HEADERS_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.headersTimeoutMs),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Unset and empty are the same: orchestrators often template variables to "". */
+function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(source).filter((entry): entry is [string, string] => Boolean(entry[1])),
+  );
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(withoutEmpty(source));
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(
+    (issue) => `  ${issue.path.join(".")}: ${issue.message}`,
+  );
+  throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
+}
+
+/** The browser DSN: PUBLIC_SENTRY_DSN, falling back to SENTRY_DSN. */
+export function browserDsn(env: Env): string | undefined {
+  return env.PUBLIC_SENTRY_DSN ?? env.SENTRY_DSN;
+}

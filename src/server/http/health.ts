@@ -1,0 +1,20 @@
+import Router from "@koa/router";
+
+export interface Readiness {
+  ready: boolean;
+}
+
+/** Liveness answers while the process runs; readiness turns 503 once draining starts. */
+export function healthRouter(readiness: Readiness): Router {
+  const router = new Router();
+  router.get("/healthz", (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { status: "ok" };
+  });
+  router.get("/readyz", (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = readiness.ready ? 200 : 503;
+    ctx.body = { status: readiness.ready ? "ready" : "draining" };
+  });
+  return router;
+}

@@ -1,0 +1,60 @@
+import type { Server } from "node:http";
+import type { Readiness } from "../http/health";
+import type { Logger } from "../logger";
+
+export interface ShutdownOptions {
+  server: Server;
+  readiness: Readiness;
+  logger: Logger;
+  /** How long in-flight requests may take to finish before their connections are cut. */
+  deadlineMs: number;
+  /** Runs after the server drained: close upstream pools, flush error reports. */
+  afterDrain?: () => Promise<void>;
+}
+
+/**
+ * Drain: report not-ready, stop accepting, let in-flight requests (long uploads too)
+ * finish up to the deadline, then cut what is left and run the after-drain steps.
+ */
+export async function drain(options: ShutdownOptions): Promise<{ timedOut: boolean }> {
+  const { server, readiness, logger, deadlineMs } = options;
+  readiness.ready = false;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Keep-alive connections go idle as their last response finishes; close them as they do.
+  server.closeIdleConnections();
+  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"deadline">((resolve) => {
+    timer = setTimeout(() => resolve("deadline"), deadlineMs);
+  });
+  const result = await Promise.race([closed.then(() => "drained" as const), deadline]);
+  clearTimeout(timer);
+  clearInterval(sweeper);
+  if (result === "deadline") {
+    logger.warn({ deadlineMs }, "drain deadline reached; closing remaining connections");
+    server.closeAllConnections();
+  }
+  await options.afterDrain?.();
+  return { timedOut: result === "deadline" };
+}
+
+/** SIGTERM and SIGINT start one drain; the process exits 0 when it is done. */
+export function exitOnSignals(options: ShutdownOptions): void {
+  let draining = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (draining) return;
+    draining = true;
+    options.logger.info({ signal }, "shutting down: draining in-flight requests");
+    drain(options)
+      .then(({ timedOut }) => {
+        options.logger.info({ timedOut }, "shutdown complete");
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        options.logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      });
+  };
+  process.once("SIGTERM", onSignal);
+  process.once("SIGINT", onSignal);
+}

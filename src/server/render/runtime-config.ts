@@ -1,0 +1,14 @@
+import type { RuntimeConfig } from "../../shared/document/payload";
+import { browserDsn, type Env } from "../config/env.server";
+import { sentryEnvironment, sentryRelease } from "../monitoring/release";
+
+/** Chosen per deployment at start, not at build time, so one build serves every environment. */
+export function runtimeConfig(env: Env): RuntimeConfig {
+  return {
+    sentryDsn: browserDsn(env) ?? null,
+    tunnelPath: env.SENTRY_TUNNEL_PATH,
+    environment: sentryEnvironment(env),
+    release: sentryRelease(env),
+    tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+  };
+}

@@ -1,0 +1,27 @@
+import { useState } from "react";
+import type { PageProps } from "../routing/route";
+
+export interface HomeData {
+  renderedAt: string;
+}
+
+export function HomePage({ data }: PageProps<HomeData>) {
+  const [count, setCount] = useState(0);
+  return (
+    <section aria-labelledby="home-title">
+      <h1 id="home-title">Welcome to Outpost</h1>
+      <p>
+        A server-rendered React application on Koa. Its error reports reach Sentry through
+        this site's own origin.
+      </p>
+      <p>
+        <button type="button" id="counter" onClick={() => setCount((n) => n + 1)}>
+          Clicked {count} {count === 1 ? "time" : "times"}
+        </button>
+      </p>
+      <p className="muted">
+        Rendered on the server at <time dateTime={data.renderedAt}>{data.renderedAt}</time>.
+      </p>
+    </section>
+  );
+}

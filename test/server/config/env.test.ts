@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, browserDsn, loadEnv } from "../../../src/server/config/env.server";
+
+describe("loadEnv", () => {
+  it("fills documented defaults", () => {
+    const env = loadEnv({});
+    expect(env).toMatchObject({
+      NODE_ENV: "production",
+      HOST: "0.0.0.0",
+      PORT: 3000,
+      METRICS_PORT: 9464,
+      TRUST_PROXY: false,
+      ENABLE_DIAGNOSTIC_ROUTES: false,
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+      SENTRY_TRACES_SAMPLE_RATE: 0,
+      SENTRY_TUNNEL_PATH: "/monitoring",
+      SENTRY_TUNNEL_ALLOWED_DSNS: [],
+    });
+    expect(env.SENTRY_DSN).toBeUndefined();
+  });
+
+  it("treats empty values as unset", () => {
+    const env = loadEnv({ PORT: "", SENTRY_DSN: "" });
+    expect(env.PORT).toBe(3000);
+    expect(env.SENTRY_DSN).toBeUndefined();
+  });
+
+  it("parses flags and numbers", () => {
+    const env = loadEnv({ TRUST_PROXY: "true", PORT: "8080", SENTRY_TRACES_SAMPLE_RATE: "0.25" });
+    expect(env).toMatchObject({ TRUST_PROXY: true, PORT: 8080, SENTRY_TRACES_SAMPLE_RATE: 0.25 });
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["TRUST_PROXY", "yes"],
+    ["SENTRY_TRACES_SAMPLE_RATE", "2"],
+    ["SENTRY_DSN", "not a dsn"],
+    ["SENTRY_TUNNEL_ALLOWED_DSNS", "https://key@o1.ingest.sentry.io/1,nonsense"],
+    ["SENTRY_TUNNEL_PATH", "monitoring"],
+    ["NODE_ENV", "staging"],
+  ])("names %s when it is %j", (name, value) => {
+    expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
+    expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));
+  });
+
+  it("takes the browser DSN from PUBLIC_SENTRY_DSN, else SENTRY_DSN", () => {
+    const server = "https://server@o1.ingest.sentry.io/1";
+    const browser = "https://browser@o1.ingest.sentry.io/2";
+    expect(browserDsn(loadEnv({ SENTRY_DSN: server }))).toBe(server);
+    expect(browserDsn(loadEnv({ SENTRY_DSN: server, PUBLIC_SENTRY_DSN: browser }))).toBe(browser);
+  });
+});

@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
+import { DIST, ROOT } from "./paths";
+
+export const SERVER_ARGS = [
+  "--enable-source-maps",
+  "--import",
+  path.join(DIST, "server", "instrument.js"),
+  path.join(DIST, "server", "index.js"),
+];
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Every stdout line so far (JSON logs). */
+  output: string[];
+  /** SIGTERM, then the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Spawns the built server the way production runs it, on an ephemeral port. */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        output.push(line);
+        const parsed = safeJson(line);
+        if (parsed?.msg === "listening") resolve(parsed.port as number);
+      }
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs the built server expecting it to fail at start; returns its exit code and stderr. */
+export async function runFailingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, SERVER_ARGS, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  const [code] = await once(child, "exit");
+  clearTimeout(timer);
+  return { code: code as number | null, stderr };
+}
+
+function safeJson(line: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}

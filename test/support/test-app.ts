@@ -1,0 +1,68 @@
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { type AppDependencies, createApp } from "../../src/server/app";
+import { type LoadedAssets, loadAssets } from "../../src/server/assets/manifest";
+import { loadEnv } from "../../src/server/config/env.server";
+import { createHttpServer, listen } from "../../src/server/lifecycle/http-server";
+import { DIST } from "./paths";
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+/** A pino logger whose lines are kept for assertions instead of printed. */
+export function memoryLogger() {
+  const lines: LogLine[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString("utf8").split("\n")) {
+        if (line) lines.push(JSON.parse(line) as LogLine);
+      }
+      callback();
+    },
+  });
+  return { logger: pino({ level: "debug" }, sink), lines };
+}
+
+let assets: LoadedAssets | undefined;
+
+export interface TestApp {
+  url: string;
+  logs: LogLine[];
+  deps: AppDependencies;
+  server: ReturnType<typeof createHttpServer>;
+  close(): Promise<void>;
+}
+
+/** The real Koa app on a real HTTP server on an ephemeral loopback port. */
+export async function startTestApp(
+  envVars: Record<string, string> = {},
+  overrides: Partial<AppDependencies> = {},
+): Promise<TestApp> {
+  const { logger, lines } = memoryLogger();
+  assets ??= loadAssets(DIST);
+  const deps: AppDependencies = {
+    env: loadEnv({ NODE_ENV: "production", ...envVars }),
+    logger,
+    assets,
+    readiness: { ready: true },
+    ...overrides,
+  };
+  const server = createHttpServer(createApp(deps).callback());
+  await listen(server, 0, "127.0.0.1");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logs: lines,
+    deps,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
