@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
 import { EnvError, loadEnv } from "./config/env.server";
+import { devReloadStream } from "./dev/reload-stream";
 import type { Readiness } from "./http/health";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
@@ -25,7 +26,13 @@ const logger = createLogger({ level: env.LOG_LEVEL, pretty: env.NODE_ENV === "de
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 
-const app = createApp({ env, logger, assets: loadAssets(distDir), readiness });
+const app = createApp({
+  env,
+  logger,
+  assets: loadAssets(distDir),
+  readiness,
+  extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
+});
 const server = createHttpServer(app.callback());
 const port = await listen(server, env.PORT, env.HOST);
 readiness.ready = true;

@@ -1,4 +1,5 @@
 import Router from "@koa/router";
+import { setRouteLabel } from "./request-log";
 
 export interface Readiness {
   ready: boolean;
@@ -8,10 +9,12 @@ export interface Readiness {
 export function healthRouter(readiness: Readiness): Router {
   const router = new Router();
   router.get("/healthz", (ctx) => {
+    setRouteLabel(ctx.state, "/healthz");
     ctx.set("Cache-Control", "no-store");
     ctx.body = { status: "ok" };
   });
   router.get("/readyz", (ctx) => {
+    setRouteLabel(ctx.state, "/readyz");
     ctx.set("Cache-Control", "no-store");
     ctx.status = readiness.ready ? 200 : 503;
     ctx.body = { status: readiness.ready ? "ready" : "draining" };

@@ -39,7 +39,9 @@ export function requestLog(
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       };
       observe?.(record);
-      logger.info(record, "request");
+      // Probes hit every few seconds; at info they would drown the lines worth reading.
+      const probe = record.route === "/healthz" || record.route === "/readyz";
+      logger[probe ? "debug" : "info"](record, "request");
     }
   };
 }
