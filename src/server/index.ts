@@ -2,12 +2,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
-import { EnvError, loadEnv } from "./config/env.server";
+import { browserDsn, EnvError, loadEnv } from "./config/env.server";
 import { devReloadStream } from "./dev/reload-stream";
 import type { Readiness } from "./http/health";
-import { createHttpServer, listen } from "./lifecycle/http-server";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
+import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createLogger } from "./logger";
+import { createMetrics, startMetricsServer } from "./metrics";
+import { createTunnel } from "./tunnel";
 
 /** The process shell: configuration, listening, signals. Everything else is in app.ts. */
 function readEnv() {
@@ -25,17 +27,49 @@ const logger = createLogger({ level: env.LOG_LEVEL, pretty: env.NODE_ENV === "de
 // This file is built to dist/server/index.js; the build's other outputs sit beside it.
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
+const metrics = createMetrics();
+
+const publicDsn = browserDsn(env);
+const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
+// With no DSN there is nothing to relay to, so the tunnel is not mounted at all.
+const tunnel = allowedDsns.length === 0 ? undefined : createTunnel({
+  path: env.SENTRY_TUNNEL_PATH,
+  allowedDsns,
+  maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
+  rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
+  connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
+  headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
+  observer: metrics.tunnelObserver,
+  logger,
+});
 
 const app = createApp({
   env,
   logger,
   assets: loadAssets(distDir),
   readiness,
+  tunnel,
+  observeRequest: ({ method, route, status, durationMs }) =>
+    metrics.httpRequestDuration.observe({ method, route, status }, durationMs / 1000),
+  observeRender: (route, seconds) => metrics.ssrRenderDuration.observe({ route }, seconds),
   extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
 });
 const server = createHttpServer(app.callback());
+const metricsServer = await startMetricsServer({
+  registry: metrics.registry,
+  port: env.METRICS_PORT,
+  host: env.METRICS_HOST,
+});
 const port = await listen(server, env.PORT, env.HOST);
 readiness.ready = true;
-logger.info({ host: env.HOST, port }, "listening");
+logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");
 
-exitOnSignals({ server, readiness, logger, deadlineMs: env.SHUTDOWN_TIMEOUT_MS });
+exitOnSignals({
+  server,
+  readiness,
+  logger,
+  deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
+  afterDrain: async () => {
+    await Promise.all([tunnel?.close(), metricsServer.close()]);
+  },
+});

@@ -38,7 +38,6 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: port.default(3000),
-  /** 0 switches the metrics listener off. */
   METRICS_PORT: port.default(9464),
   METRICS_HOST: z.string().min(1).default("0.0.0.0"),
   TRUST_PROXY: flag,
