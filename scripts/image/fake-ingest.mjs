@@ -1,0 +1,17 @@
+// A stand-in Sentry ingest on loopback for image-smoke: prints its port, then
+// appends one JSON line per request ({ method, url, headers, body }) to argv[2].
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:http";
+
+const log = process.argv[2];
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const body = Buffer.concat(chunks).toString("utf8");
+    appendFileSync(log, `${JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body })}\n`);
+    res.writeHead(200, { "content-type": "application/json" }).end('{"id":"fake"}');
+  });
+});
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+process.on("SIGTERM", () => server.close(() => process.exit(0)));
