@@ -1,0 +1,36 @@
+/** Documented defaults for the Sentry tunnel; the env module reads them for its SENTRY_TUNNEL_* variables. */
+
+export const DEFAULT_TUNNEL_PATH = "/monitoring";
+
+/**
+ * 20 MiB. Sentry's ingest caps a single event at 1 MiB but a whole envelope at 200 MiB: session
+ * replay segments and attachments travel in the same envelope and make it far larger than one
+ * event. 20 MiB leaves room for those while keeping an abusive upload on our bandwidth small;
+ * anything larger the browser SDK would rarely send anyway.
+ */
+export const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+
+/** Envelopes per minute per client IP; a page sends a handful (errors, sessions, replay segments). */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+
+/** How many client IPs the rate limiter remembers; the least recently seen are forgotten first. */
+export const DEFAULT_RATE_LIMIT_MAX_CLIENTS = 10_000;
+
+/** Connecting to the ingest (TCP + TLS). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+/** From the end of the upload to the ingest's response headers. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/** Between chunks of the ingest's response body (a short JSON document in practice). */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+export const TUNNEL_DEFAULTS = {
+  path: DEFAULT_TUNNEL_PATH,
+  maxBytes: DEFAULT_MAX_BYTES,
+  rateLimitPerMinute: DEFAULT_RATE_LIMIT_PER_MINUTE,
+  rateLimitMaxClients: DEFAULT_RATE_LIMIT_MAX_CLIENTS,
+  connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
+  headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
+  bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+} as const;
