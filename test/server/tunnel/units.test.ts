@@ -1,0 +1,180 @@
+import { deflateSync, gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { parseDsn } from "../../../src/shared/sentry/dsn";
+import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "../../../src/server/tunnel/envelope-header";
+import { MalformedRequestError } from "../../../src/server/tunnel/errors";
+import { PrefixDecoder } from "../../../src/server/tunnel/prefix-decoder";
+import { parseTunnelQuery } from "../../../src/server/tunnel/query";
+import { RateLimiter } from "../../../src/server/tunnel/rate-limit";
+import { queryMatchesDsn, upstreamFor } from "../../../src/server/tunnel/upstream-url";
+
+function reader(chunks: Buffer[]) {
+  const queue = [...chunks];
+  let reads = 0;
+  return {
+    read: async () => {
+      reads += 1;
+      return queue.shift();
+    },
+    reads: () => reads,
+  };
+}
+
+function split(buffer: Buffer, size: number): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let offset = 0; offset < buffer.length; offset += size) parts.push(buffer.subarray(offset, offset + size));
+  return parts;
+}
+
+describe("parseTunnelQuery", () => {
+  it.each([
+    ["p=42", { p: "42" }],
+    ["o=1&p=42", { o: "1", p: "42" }],
+    ["o=1&p=42&r=us-east-1", { o: "1", p: "42", r: "us-east-1" }],
+  ])("accepts %s", (query, expected) => {
+    expect(parseTunnelQuery(query)).toEqual({ ok: true, query: expected });
+  });
+
+  it.each(["", "o=1", "p=", "p=4a", "p=42&x=1", "p=42&p=42", "p=42&r=de", `p=${"1".repeat(21)}`, "p=42&o=1&r=a.b"])(
+    "rejects %j",
+    (query) => {
+      expect(parseTunnelQuery(query).ok).toBe(false);
+    },
+  );
+});
+
+describe("upstreamFor", () => {
+  it("builds SaaS URLs from org, region and project only", () => {
+    expect(upstreamFor(parseDsn("https://k@o123.ingest.de.sentry.io/456"))).toEqual({
+      origin: "https://o123.ingest.de.sentry.io",
+      path: "/api/456/envelope/?hsts=0",
+    });
+    expect(upstreamFor(parseDsn("http://k@o5.ingest.sentry.io:8080/6"))).toEqual({
+      origin: "https://o5.ingest.sentry.io",
+      path: "/api/6/envelope/?hsts=0",
+    });
+  });
+
+  it("keeps protocol, host, port and path of other DSNs", () => {
+    expect(upstreamFor(parseDsn("http://k@sentry.internal:9000/tools/42"))).toEqual({
+      origin: "http://sentry.internal:9000",
+      path: "/tools/api/42/envelope/",
+    });
+    expect(upstreamFor(parseDsn("https://k@[::1]/7"))).toEqual({ origin: "https://[::1]", path: "/api/7/envelope/" });
+  });
+
+  it("matches queries to DSNs", () => {
+    const saas = parseDsn("https://k@o1.ingest.us.sentry.io/2");
+    expect(queryMatchesDsn({ o: "1", p: "2", r: "us" }, saas)).toBe(true);
+    expect(queryMatchesDsn({ o: "1", p: "2" }, saas)).toBe(false);
+    const own = parseDsn("https://k@sentry.internal/2");
+    expect(queryMatchesDsn({ p: "2" }, own)).toBe(true);
+    expect(queryMatchesDsn({ o: "1", p: "2" }, own)).toBe(false);
+  });
+});
+
+describe("RateLimiter", () => {
+  it("allows a burst of the per-minute limit, then refills evenly", () => {
+    let now = 0;
+    const limiter = new RateLimiter(60, 10, () => now);
+    for (let i = 0; i < 60; i++) expect(limiter.take("a").ok).toBe(true);
+    expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(limiter.take("b").ok).toBe(true);
+    now = 1_000;
+    expect(limiter.take("a").ok).toBe(true);
+    expect(limiter.take("a").ok).toBe(false);
+  });
+
+  it("says how long to wait", () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 10, () => now);
+    limiter.take("a");
+    limiter.take("a");
+    expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 30 });
+    now = 20_000;
+    expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 10 });
+  });
+
+  it("remembers at most maxClients clients", () => {
+    const limiter = new RateLimiter(1, 3);
+    for (let i = 0; i < 100; i++) limiter.take(`10.0.0.${i}`);
+    expect(limiter.size).toBe(3);
+  });
+});
+
+describe("peekHeaderLine", () => {
+  const header = Buffer.from('{"dsn":"https://k@example.com/1"}');
+  const body = Buffer.concat([header, Buffer.from('\n{"type":"event"}\n{}')]);
+
+  it("finds the line however the body is chunked, and returns every chunk it read", async () => {
+    for (const size of [1, 7, body.length]) {
+      const chunks = split(body, size);
+      const source = reader(chunks);
+      const peeked = await peekHeaderLine(source.read, "identity");
+      expect(peeked.line.equals(header)).toBe(true);
+      expect(Buffer.concat(peeked.consumed).equals(body.subarray(0, peeked.consumed.reduce((n, c) => n + c.length, 0)))).toBe(true);
+      expect(source.reads()).toBe(Math.ceil((header.length + 1) / size));
+    }
+  });
+
+  it("takes a body without newline as a header-only envelope", async () => {
+    expect((await peekHeaderLine(reader([header]).read, "identity")).line.equals(header)).toBe(true);
+  });
+
+  it("accepts exactly 64 KiB and refuses one byte more", async () => {
+    const exact = Buffer.alloc(MAX_HEADER_BYTES, 0x61);
+    await expect(peekHeaderLine(reader([exact, Buffer.from("\n")]).read, "identity")).resolves.toBeDefined();
+    const over = Buffer.alloc(MAX_HEADER_BYTES + 1, 0x61);
+    await expect(peekHeaderLine(reader([over, Buffer.from("\n")]).read, "identity")).rejects.toThrow(MalformedRequestError);
+  });
+
+  it("decodes a gzip or deflate prefix but returns the raw chunks", async () => {
+    for (const [encoding, compress] of [["gzip", gzipSync], ["deflate", deflateSync]] as const) {
+      const raw = compress(body);
+      const peeked = await peekHeaderLine(reader(split(raw, 5)).read, encoding);
+      expect(peeked.line.equals(header)).toBe(true);
+      expect(Buffer.concat(peeked.consumed).equals(raw.subarray(0, Buffer.concat(peeked.consumed).length))).toBe(true);
+    }
+  });
+
+  it("stops inflating a decompression bomb at the header limit", async () => {
+    const bomb = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x61));
+    await expect(peekHeaderLine(reader([bomb]).read, "gzip")).rejects.toThrow("longer than 64 KiB");
+    const decoder = new PrefixDecoder("gzip", MAX_HEADER_BYTES);
+    const decoded = (await decoder.write(bomb)).reduce((total, chunk) => total + chunk.length, 0);
+    decoder.close();
+    expect(decoded).toBeGreaterThan(MAX_HEADER_BYTES);
+    expect(decoded).toBeLessThan(2 * MAX_HEADER_BYTES);
+  });
+
+  it("refuses a truncated or corrupt compressed body", async () => {
+    const raw = gzipSync(header);
+    await expect(peekHeaderLine(reader([raw.subarray(0, raw.length - 10)]).read, "gzip")).rejects.toThrow(
+      "body does not match its Content-Encoding",
+    );
+    await expect(peekHeaderLine(reader([body]).read, "deflate")).rejects.toThrow(MalformedRequestError);
+  });
+
+  it("refuses an empty body", async () => {
+    await expect(peekHeaderLine(reader([]).read, "identity")).rejects.toThrow("empty envelope");
+  });
+});
+
+describe("envelope header", () => {
+  it("returns the dsn", () => {
+    expect(envelopeDsn(Buffer.from('{"dsn":"x","sdk":{}}'))).toBe("x");
+  });
+
+  it.each(['{"dsn":1}', '{"dsn":""}', "null", '"dsn"', "{"])("refuses %s", (line) => {
+    expect(() => envelopeDsn(Buffer.from(line))).toThrow(MalformedRequestError);
+  });
+
+  it("knows which content encodings it can read", () => {
+    expect(parseContentEncoding(undefined)).toBe("identity");
+    expect(parseContentEncoding(" GZIP ")).toBe("gzip");
+    expect(parseContentEncoding("x-gzip")).toBe("gzip");
+    expect(parseContentEncoding("br")).toBe("br");
+    expect(parseContentEncoding("gzip, br")).toBeUndefined();
+    expect(parseContentEncoding("zstd")).toBeUndefined();
+  });
+});
