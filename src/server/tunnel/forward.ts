@@ -1,0 +1,113 @@
+import { isIP } from "node:net";
+import type { Context } from "koa";
+import type { Dispatcher } from "undici";
+import type { ClientBody } from "./body-limit";
+import type { Reject, Rejection } from "./reject";
+import type { TunnelLogger, TunnelObserver } from "./types";
+import type { Upstream } from "./upstream-url";
+
+export interface ForwardConfig {
+  dispatcher: Dispatcher;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxBytes: number;
+  observer: TunnelObserver | undefined;
+  logger: TunnelLogger | undefined;
+  reject: Reject;
+}
+
+// Everything else the visitor sent (cookies, authorization, forwarding headers) stays here.
+const REQUEST_HEADERS = ["content-type", "content-encoding", "content-length"] as const;
+// The SDK backs off on these; nothing else (HSTS, cookies, server internals) is relayed.
+const RESPONSE_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "ETIMEDOUT"]);
+const EMPTY_BODY_STATUSES = new Set([204, 205, 304]);
+
+function upstreamHeaders(ctx: Context): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REQUEST_HEADERS) {
+    const value = ctx.req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  const ip = visitorIp(ctx.ip);
+  if (ip) headers["x-sentry-forwarded-for"] = ip;
+  return headers;
+}
+
+/** ctx.ip as Sentry expects it: IPv4-mapped addresses unwrapped, and nothing that is no IP (from a trusted X-Forwarded-For). */
+function visitorIp(ip: string): string | undefined {
+  const unwrapped = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+  return isIP(unwrapped) ? unwrapped : undefined;
+}
+
+function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rejection {
+  if (body.failure === "too_large") {
+    return [413, "too_large", `envelope larger than ${config.maxBytes} bytes`];
+  }
+  if (body.failure === "client_aborted") return [400, "client_aborted", "upload aborted"];
+  const code = (error as { code?: unknown } | null)?.code;
+  const logFields = { code: typeof code === "string" ? code : undefined };
+  if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
+    return [504, "upstream_timeout", "Sentry ingest timed out", logFields];
+  }
+  return [502, "upstream_unreachable", "Sentry ingest unreachable", logFields];
+}
+
+/** Streams the envelope (peeked chunks, then the rest) to the ingest and its answer back. */
+export async function forward(
+  ctx: Context,
+  config: ForwardConfig,
+  upstream: Upstream,
+  body: ClientBody,
+  head: readonly Buffer[],
+): Promise<void> {
+  const requestBody = body.toStream(head);
+  let response: Dispatcher.ResponseData | undefined;
+  // Always listened to: undici detaches its own listener once the upload is done, and an
+  // unhandled stream error would take the process down.
+  requestBody.on("error", () => {
+    // Before the answer, the pending request rejects and is answered below; errors that are not
+    // the client's surface on the response body, which Koa handles.
+    if (!response || !body.failure) return;
+    // The upload failed after the ingest answered early: count it, and cut the relayed answer.
+    const reason = body.failure;
+    config.observer?.rejected(reason);
+    config.logger?.warn({ reason, status: response.statusCode }, "sentry tunnel: upload failed after the ingest answered");
+    response.body.destroy();
+  });
+
+  const started = performance.now();
+  try {
+    response = await config.dispatcher.request({
+      origin: upstream.origin,
+      path: upstream.path,
+      method: "POST",
+      headers: upstreamHeaders(ctx),
+      body: requestBody,
+      headersTimeout: config.headersTimeoutMs,
+      bodyTimeout: config.bodyTimeoutMs,
+    });
+  } catch (error) {
+    requestBody.destroy();
+    config.reject(ctx, ...failureOf(config, body, error));
+    return;
+  }
+  config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
+  config.observer?.forwarded(body.bytes);
+
+  ctx.status = response.statusCode;
+  for (const name of RESPONSE_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) ctx.set(name, value);
+  }
+  // The ingest answered before the upload finished; this connection cannot be reused.
+  if (!ctx.req.complete) ctx.set("Connection", "close");
+  if (EMPTY_BODY_STATUSES.has(response.statusCode)) {
+    response.body.dump().catch(() => {});
+    ctx.body = null;
+    return;
+  }
+  // Koa pipes it to the client: an ingest failing mid-answer destroys the client response, a
+  // client going away destroys this stream and so the upstream request.
+  ctx.body = response.body;
+}

@@ -1,0 +1,84 @@
+import type Router from "@koa/router";
+import { Agent, type Dispatcher } from "undici";
+import { compileAllowlist } from "./allowlist";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
+import { RateLimiter } from "./rate-limit";
+import { createReject } from "./reject";
+import { createTunnelRouter } from "./router";
+import type { TunnelOptions } from "./types";
+
+export { TUNNEL_DEFAULTS } from "./defaults";
+export type { RejectReason, TunnelLogger, TunnelObserver, TunnelOptions } from "./types";
+
+export interface Tunnel {
+  /** Mount ahead of any body parser, auth or tracing middleware. */
+  router: Router;
+  /** Closes the tunnel's own undici Agent (not an injected dispatcher); call after the HTTP server drained. */
+  close(): Promise<void>;
+}
+
+// Idle upstream connections are kept this long for the next envelope; servers' keep-alive hints can shorten it.
+const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+const PATH = /^\/[A-Za-z0-9/._~-]*$/;
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Sentry tunnel: ${name} must be a positive integer`);
+  return value;
+}
+
+export function createTunnel(options: TunnelOptions): Tunnel {
+  if (!PATH.test(options.path) || options.path.includes("//")) {
+    throw new Error("Sentry tunnel: path must be a plain absolute path such as /monitoring");
+  }
+  const path = options.path.length > 1 ? options.path.replace(/\/+$/, "") : options.path;
+  const allowlist = compileAllowlist(options.allowedDsns);
+  const maxBytes = positiveInt("maxBytes", options.maxBytes);
+  const connectTimeoutMs = positiveInt("connectTimeoutMs", options.connectTimeoutMs);
+  const headersTimeoutMs = positiveInt("headersTimeoutMs", options.headersTimeoutMs);
+  const bodyTimeoutMs = positiveInt("bodyTimeoutMs", options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS);
+  if (!Number.isInteger(options.rateLimitPerMinute) || options.rateLimitPerMinute < 0) {
+    throw new Error("Sentry tunnel: rateLimitPerMinute must be a non-negative integer (0 = off)");
+  }
+  const limiter =
+    options.rateLimitPerMinute === 0
+      ? undefined
+      : new RateLimiter(
+          options.rateLimitPerMinute,
+          positiveInt("rateLimitMaxClients", options.rateLimitMaxClients ?? DEFAULT_RATE_LIMIT_MAX_CLIENTS),
+        );
+
+  let ownAgent: Agent | undefined;
+  let dispatcher: Dispatcher;
+  if (options.dispatcher) {
+    dispatcher = options.dispatcher;
+  } else {
+    // Keep-alive: envelopes arrive in bursts and a new TLS handshake per envelope is wasted time.
+    ownAgent = new Agent({
+      connectTimeout: connectTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      bodyTimeout: bodyTimeoutMs,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    });
+    dispatcher = ownAgent;
+  }
+
+  const router = createTunnelRouter({
+    path,
+    allowlist,
+    limiter,
+    dispatcher,
+    maxBytes,
+    headersTimeoutMs,
+    bodyTimeoutMs,
+    observer: options.observer,
+    logger: options.logger,
+    reject: createReject(options.observer, options.logger),
+  });
+
+  return {
+    router,
+    close: async () => {
+      if (ownAgent && !ownAgent.closed) await ownAgent.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { Context } from "koa";
+import type { RejectReason, TunnelLogger, TunnelObserver } from "./types";
+
+/** Status, counter reason, the client-facing detail, and extra fields for the log line. */
+export type Rejection = [status: number, reason: RejectReason, detail: string, logFields?: Record<string, unknown>];
+
+export type Reject = (ctx: Context, ...rejection: Rejection) => void;
+
+/** Our own answers: short JSON naming what was wrong, one counter, at most one log line. */
+export function createReject(observer: TunnelObserver | undefined, logger: TunnelLogger | undefined): Reject {
+  return (ctx, status, reason, detail, logFields) => {
+    observer?.rejected(reason);
+    const line = { reason, status, ...logFields };
+    if (reason === "client_aborted") logger?.info(line, "sentry tunnel: client aborted");
+    else logger?.warn(line, "sentry tunnel: envelope rejected");
+
+    ctx.status = status;
+    ctx.body = { detail };
+    if (!ctx.req.complete) {
+      // The rest of the upload is unwanted: discard what is in flight and close the connection
+      // after answering, rather than reading an arbitrarily large body to keep it alive.
+      ctx.set("Connection", "close");
+      ctx.req.resume();
+    }
+  };
+}

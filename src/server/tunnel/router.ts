@@ -1,0 +1,98 @@
+import Router from "@koa/router";
+import type { Context } from "koa";
+import { type ParsedDsn, parseDsn } from "../../shared/sentry/dsn";
+import { type AllowedDsn, findAllowed } from "./allowlist";
+import { ClientBody } from "./body-limit";
+import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./envelope-header";
+import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
+import { type ForwardConfig, forward } from "./forward";
+import { parseTunnelQuery, type TunnelQuery } from "./query";
+import type { RateLimiter } from "./rate-limit";
+import { queryMatchesDsn, type Upstream } from "./upstream-url";
+
+export interface RouterConfig extends ForwardConfig {
+  path: string;
+  allowlist: readonly AllowedDsn[];
+  limiter: RateLimiter | undefined;
+}
+
+async function peek(ctx: Context, config: RouterConfig, body: ClientBody): Promise<PeekedHeader | undefined> {
+  const encoding = parseContentEncoding(ctx.get("Content-Encoding") || undefined);
+  if (!encoding) {
+    config.reject(ctx, 400, "malformed", "unsupported Content-Encoding");
+    return undefined;
+  }
+  try {
+    return await peekHeaderLine(() => body.read(), encoding);
+  } catch (error) {
+    await body.release();
+    if (error instanceof BodyTooLargeError) {
+      config.reject(ctx, 413, "too_large", `envelope larger than ${config.maxBytes} bytes`);
+    } else if (error instanceof ClientAbortedError) {
+      config.reject(ctx, 400, "client_aborted", "upload aborted");
+    } else if (error instanceof MalformedRequestError) {
+      config.reject(ctx, 400, "malformed", error.message);
+    } else {
+      throw error;
+    }
+    return undefined;
+  }
+}
+
+type Verdict = { ok: true; upstream: Upstream } | { ok: false; status: 400 | 403; detail: string };
+
+/** Checks the envelope's DSN: allowed, and the one the query names. Returns where to send it. */
+function verdict(config: RouterConfig, line: Buffer, query: TunnelQuery): Verdict {
+  let dsn: ParsedDsn;
+  try {
+    dsn = parseDsn(envelopeDsn(line));
+  } catch (error) {
+    const detail = error instanceof MalformedRequestError ? error.message : "envelope dsn is not a valid DSN";
+    return { ok: false, status: 400, detail };
+  }
+  const allowed = findAllowed(config.allowlist, dsn);
+  if (!allowed) return { ok: false, status: 403, detail: "envelope dsn is not allowed" };
+  if (!queryMatchesDsn(query, allowed.dsn)) {
+    return { ok: false, status: 400, detail: "query does not match the envelope dsn" };
+  }
+  return { ok: true, upstream: allowed.upstream };
+}
+
+async function handle(ctx: Context, config: RouterConfig): Promise<void> {
+  // Read by the app's request log: a route pattern, never the raw URL.
+  ctx.state.routeLabel = config.path;
+  if (ctx.method !== "POST") {
+    ctx.set("Allow", "POST");
+    return config.reject(ctx, 405, "method", "only POST is allowed");
+  }
+  if (config.limiter) {
+    const decision = config.limiter.take(ctx.ip || "unknown");
+    if (!decision.ok) {
+      ctx.set("Retry-After", String(decision.retryAfterSeconds));
+      return config.reject(ctx, 429, "rate_limited", "too many envelopes, retry later");
+    }
+  }
+  const query = parseTunnelQuery(ctx.querystring);
+  if (!query.ok) return config.reject(ctx, 400, "malformed", query.detail);
+  const declared = ctx.req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > config.maxBytes) {
+    return config.reject(ctx, 413, "too_large", `envelope larger than ${config.maxBytes} bytes`);
+  }
+
+  const body = new ClientBody(ctx.req, config.maxBytes);
+  const peeked = await peek(ctx, config, body);
+  if (!peeked) return;
+  const checked = verdict(config, peeked.line, query.query);
+  if (!checked.ok) {
+    await body.release();
+    return config.reject(ctx, checked.status, checked.status === 403 ? "forbidden" : "malformed", checked.detail);
+  }
+  await forward(ctx, config, checked.upstream, body, peeked.consumed);
+}
+
+/** Exact path (case-sensitive), trailing slash allowed; every method lands here so others get our 405. */
+export function createTunnelRouter(config: RouterConfig): Router {
+  const router = new Router({ sensitive: true, strict: false });
+  router.all(config.path, (ctx) => handle(ctx, config));
+  return router;
+}

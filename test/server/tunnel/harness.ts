@@ -1,0 +1,149 @@
+import { type IncomingHttpHeaders, request as httpRequest, type ClientRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import Koa from "koa";
+import { createTunnel, type Tunnel } from "../../../src/server/tunnel";
+import type { RejectReason, TunnelObserver, TunnelOptions } from "../../../src/server/tunnel/types";
+
+/** Counts what the tunnel reports, the way the metrics module would. */
+export function countingObserver() {
+  const counts = {
+    forwarded: 0,
+    bytes: 0,
+    rejected: {} as Partial<Record<RejectReason, number>>,
+    upstream: [] as { status: number; seconds: number }[],
+  };
+  const observer: TunnelObserver = {
+    forwarded(bytes) {
+      counts.forwarded += 1;
+      counts.bytes += bytes;
+    },
+    rejected(reason) {
+      counts.rejected[reason] = (counts.rejected[reason] ?? 0) + 1;
+    },
+    upstreamResponse(status, seconds) {
+      counts.upstream.push({ status, seconds });
+    },
+  };
+  return { observer, counts };
+}
+
+export function memoryLog() {
+  const lines: { level: string; obj: object; msg: string }[] = [];
+  const at = (level: string) => (obj: object, msg: string) => void lines.push({ level, obj, msg });
+  return { logger: { info: at("info"), warn: at("warn"), error: at("error") }, lines };
+}
+
+export interface TunnelServer {
+  port: number;
+  tunnel: Tunnel;
+  counts: ReturnType<typeof countingObserver>["counts"];
+  log: ReturnType<typeof memoryLog>["lines"];
+  /** Errors Koa reported through app.on("error"). */
+  appErrors: unknown[];
+  /** Open client connections to the tunnel's server. */
+  connections(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Polls until `predicate` holds; for state with no event to wait on. */
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (performance.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A tiny Koa app with only the tunnel mounted, on an ephemeral loopback port. */
+export async function startTunnel(
+  options: Partial<TunnelOptions> & Pick<TunnelOptions, "allowedDsns">,
+  koa: { proxy?: boolean } = {},
+): Promise<TunnelServer> {
+  const { observer, counts } = countingObserver();
+  const { logger, lines } = memoryLog();
+  const tunnel = createTunnel({
+    path: "/monitoring",
+    maxBytes: 1024 * 1024,
+    rateLimitPerMinute: 0,
+    connectTimeoutMs: 1_000,
+    headersTimeoutMs: 2_000,
+    observer,
+    logger,
+    ...options,
+  });
+  const app = new Koa({ proxy: koa.proxy ?? false });
+  const appErrors: unknown[] = [];
+  app.on("error", (error) => appErrors.push(error));
+  app.use(tunnel.router.routes()).use(tunnel.router.allowedMethods());
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    tunnel,
+    counts,
+    log: lines,
+    appErrors,
+    connections: () => new Promise((resolve) => server.getConnections((_error, count) => resolve(count))),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await tunnel.close();
+    },
+  };
+}
+
+export function envelope(dsn: string, items: (string | Buffer)[] = ['{"type":"event"}\n{"message":"hi"}']): Buffer {
+  const header = JSON.stringify({ event_id: "9ec79c33ec9942ab8353589fcb2e04dc", dsn });
+  return Buffer.concat([Buffer.from(`${header}\n`), ...items.map((item) => Buffer.from(item))]);
+}
+
+export interface ClientResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  json(): { detail?: string };
+}
+
+export interface PostOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** One buffer is sent with a Content-Length; an array is sent chunked, one write each. */
+  body?: Buffer | Buffer[];
+}
+
+function collect(req: ClientRequest): Promise<ClientResponse> {
+  return new Promise((resolve, reject) => {
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          json: () => JSON.parse(body.toString("utf8")),
+        });
+      });
+    });
+  });
+}
+
+/** A fresh connection per request (no agent), so tests never share sockets. */
+export function open(port: number, path: string, options: PostOptions = {}): ClientRequest {
+  const headers: Record<string, string> = { ...options.headers };
+  if (Buffer.isBuffer(options.body)) headers["content-length"] ??= String(options.body.length);
+  return httpRequest({ host: "127.0.0.1", port, path, method: options.method ?? "POST", headers, agent: false });
+}
+
+export function send(port: number, path: string, options: PostOptions = {}): Promise<ClientResponse> {
+  const req = open(port, path, options);
+  const response = collect(req);
+  if (Array.isArray(options.body)) for (const chunk of options.body) req.write(chunk);
+  req.end(Buffer.isBuffer(options.body) ? options.body : undefined);
+  return response;
+}
+
+export { collect as responseOf };
