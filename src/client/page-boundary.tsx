@@ -1,12 +1,15 @@
+import { ErrorBoundary } from "@sentry/react";
 import { type ReactNode, useEffect } from "react";
+import { ErrorPage } from "../shared/pages/ErrorPage";
 
 /**
- * Wraps the page in the browser. Its effect runs once hydration has committed, so the
- * `data-hydrated` marker tells tests and monitoring that the page is interactive.
+ * Wraps the page in the browser: an error boundary that reports and shows the error page,
+ * and an effect that runs once hydration has committed, so the `data-hydrated` marker tells
+ * tests and monitoring that the page is interactive.
  */
 export function PageBoundary({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return children;
+  return <ErrorBoundary fallback={<ErrorPage />}>{children}</ErrorBoundary>;
 }

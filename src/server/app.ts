@@ -11,6 +11,7 @@ import { securityHeaders } from "./http/security-headers";
 import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
+import type { RequestMonitoring } from "./monitoring/request-monitoring";
 
 export interface AppDependencies {
   env: Env;
@@ -22,9 +23,8 @@ export interface AppDependencies {
   tunnel?: { router: Router };
   observeRequest?: (record: RequestRecord) => void;
   observeRender?: (route: string, seconds: number) => void;
-  /** Error reporting (Sentry) hooks; without them errors are only logged. */
-  reportError?: (error: unknown, ctx: Context) => void;
-  traceMeta?: () => Record<string, string>;
+  /** Error reporting (Sentry); without it errors are only logged. */
+  monitoring?: RequestMonitoring;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -37,7 +37,7 @@ export function createApp(deps: AppDependencies): Koa {
 
   const reportError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
-    deps.reportError?.(error, ctx);
+    deps.monitoring?.captureError(error);
   };
   app.on("error", (error: unknown, ctx?: Context) => {
     logger.error({ err: error, method: ctx?.method }, "request error");
@@ -58,8 +58,8 @@ export function createApp(deps: AppDependencies): Koa {
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       entry: deps.assets.manifest.entry,
       runtimeConfig: runtimeConfig(env),
-      traceMeta: deps.traceMeta,
       reportError,
+      monitoring: deps.monitoring,
       observeRender: deps.observeRender,
     }),
   );

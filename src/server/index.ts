@@ -1,28 +1,24 @@
 import path from "node:path";
+import * as Sentry from "@sentry/node";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
-import { browserDsn, EnvError, loadEnv } from "./config/env.server";
+import { browserDsn, loadEnvOrExit } from "./config/env.server";
 import { devReloadStream } from "./dev/reload-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createLogger } from "./logger";
 import { createMetrics, startMetricsServer } from "./metrics";
+import { flushErrorReports, sentryRequestMonitoring } from "./monitoring/request-monitoring";
 import { createTunnel } from "./tunnel";
 
-/** The process shell: configuration, listening, signals. Everything else is in app.ts. */
-function readEnv() {
-  try {
-    return loadEnv();
-  } catch (error) {
-    if (!(error instanceof EnvError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-}
+// The process shell: configuration, listening, signals. Everything else is in app.ts.
 
-const env = readEnv();
+/** Bounded, so a slow or unreachable ingest cannot hold up the exit. */
+const ERROR_FLUSH_TIMEOUT_MS = 2_000;
+
+const env = loadEnvOrExit();
 const logger = createLogger({ level: env.LOG_LEVEL, pretty: env.NODE_ENV === "development" });
 // This file is built to dist/server/index.js; the build's other outputs sit beside it.
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,6 +45,8 @@ const app = createApp({
   assets: loadAssets(distDir),
   readiness,
   tunnel,
+  // instrument.ts initialised Sentry when SENTRY_DSN is set.
+  monitoring: Sentry.isInitialized() ? sentryRequestMonitoring : undefined,
   observeRequest: ({ method, route, status, durationMs }) =>
     metrics.httpRequestDuration.observe({ method, route, status }, durationMs / 1000),
   observeRender: (route, seconds) => metrics.ssrRenderDuration.observe({ route }, seconds),
@@ -70,6 +68,6 @@ exitOnSignals({
   logger,
   deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
   afterDrain: async () => {
-    await Promise.all([tunnel?.close(), metricsServer.close()]);
+    await Promise.all([tunnel?.close(), metricsServer.close(), flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
   },
 });

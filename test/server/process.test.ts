@@ -20,7 +20,9 @@ describe("the built server process", () => {
     server = await startServerProcess();
     await (await fetch(`${server.url}/?token=secret-value`)).text();
     await (await fetch(`${server.url}/missing?x=1`)).text();
-    const requests = server.output.map((line) => JSON.parse(line)).filter((line) => line.msg === "request");
+    const isRequest = (line: Record<string, unknown>) => line.msg === "request";
+    const lines = await server.waitForLogs((all) => all.filter(isRequest).length >= 2);
+    const requests = lines.filter(isRequest);
     expect(requests).toEqual([
       expect.objectContaining({ method: "GET", route: "/", status: 200, durationMs: expect.any(Number) }),
       expect.objectContaining({ method: "GET", route: "not_found", status: 404 }),

@@ -15,6 +15,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Every stdout line so far (JSON logs). */
   output: string[];
+  /** Resolves with the parsed JSON log lines once `predicate` holds for them (polling). */
+  waitForLogs(predicate: (lines: Array<Record<string, unknown>>) => boolean, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
   /** SIGTERM, then the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -50,6 +52,15 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     url: `http://127.0.0.1:${port}`,
     child,
     output,
+    async waitForLogs(predicate, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const lines = output.map(safeJson).filter((line): line is Record<string, unknown> => line !== null);
+        if (predicate(lines)) return lines;
+        if (Date.now() > deadline) throw new Error(`log lines never matched:\n${output.join("\n")}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     async stop(signal = "SIGTERM") {
       if (child.exitCode !== null) return child.exitCode;
       child.kill(signal);

@@ -84,6 +84,17 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
 }
 
+/** For process entry points: an invalid environment ends start-up with exit 1 and the message. */
+export function loadEnvOrExit(): Env {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (!(error instanceof EnvError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 /** The browser DSN: PUBLIC_SENTRY_DSN, falling back to SENTRY_DSN. */
 export function browserDsn(env: Env): string | undefined {
   return env.PUBLIC_SENTRY_DSN ?? env.SENTRY_DSN;

@@ -1,4 +1,5 @@
 import type { Middleware } from "koa";
+import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { Logger } from "../logger";
 
 export interface RequestRecord {
@@ -16,7 +17,7 @@ export function setRouteLabel(state: Record<string, unknown>, route: string): vo
 
 function routeLabel(state: Record<string, unknown>, status: number): string {
   if (typeof state.routeLabel === "string") return state.routeLabel;
-  return status === 404 ? "not_found" : "unmatched";
+  return status === 404 ? NOT_FOUND_ROUTE : "unmatched";
 }
 
 /**

@@ -2,7 +2,7 @@ import type { DocumentPayload, RuntimeConfig } from "../../shared/document/paylo
 import type { BuildManifest } from "../assets/manifest";
 import type { PageOutcome } from "./resolve-page";
 
-type PageResult = Extract<PageOutcome, { type: "page" }>;
+type PageResult = Extract<PageOutcome, { type: "page" }> & { route: string };
 
 export function documentPayload(
   outcome: PageResult,
@@ -11,6 +11,7 @@ export function documentPayload(
   traceMeta: Record<string, string>,
 ): DocumentPayload {
   return {
+    route: outcome.route,
     page: outcome.page,
     head: {
       title: outcome.title,

@@ -7,9 +7,11 @@ import { PAYLOAD_GLOBAL, type RuntimeConfig } from "../../shared/document/payloa
 import { serializeForScript } from "../../shared/document/serialize";
 import { findRoute } from "../../shared/routing/find-route";
 import type { RouteDefinition } from "../../shared/routing/route";
+import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/request-log";
 import { contentSecurityPolicy } from "../http/security-headers";
+import type { RequestMonitoring } from "../monitoring/request-monitoring";
 import { documentPayload } from "./document-payload";
 import { errorOutcome, type PageOutcome, resolvePage } from "./resolve-page";
 import { type StartedStream, streamDocument } from "./stream-document";
@@ -22,13 +24,29 @@ export interface PageHandlerOptions {
   renderTimeoutMs: number;
   entry: BuildManifest["entry"];
   runtimeConfig: RuntimeConfig;
-  /** sentry-trace and baggage values for the current request, when tracing is on. */
-  traceMeta?: () => Record<string, string>;
+  /** Every real error (not the signals), logged and reported exactly once. */
   reportError: (error: unknown, ctx: Context) => void;
+  monitoring?: RequestMonitoring;
   observeRender?: (route: string, seconds: number) => void;
 }
 
-type PageResult = Extract<PageOutcome, { type: "page" }>;
+type PageResult = Extract<PageOutcome, { type: "page" }> & { route: string };
+
+/**
+ * Pipes the document to the socket ourselves instead of through Koa: Koa's pipeline turns
+ * a visitor leaving mid-stream into an app "error", which would be reported as one. A
+ * visitor who leaves should only stop React rendering for nobody.
+ */
+function sendStream(ctx: Context, stream: StartedStream): void {
+  ctx.respond = false;
+  const { res } = ctx;
+  res.once("close", () => {
+    if (res.writableFinished) return;
+    stream.abort(new Error("client disconnected"));
+    stream.body.destroy();
+  });
+  stream.body.pipe(res);
+}
 
 /** The last middleware: matches the route table, runs the loader, streams the document. */
 export function pageHandler(options: PageHandlerOptions): Middleware {
@@ -39,13 +57,19 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       return;
     }
     const match = findRoute(options.routes, ctx.path, { diagnostics: options.diagnostics });
-    const routeLabel = match?.route.path ?? "not_found";
-    setRouteLabel(ctx.state, routeLabel);
+    const labelRoute = (route: string) => {
+      setRouteLabel(ctx.state, route);
+      options.monitoring?.nameRoute(ctx.method, route);
+      return route;
+    };
+    let routeLabel = labelRoute(match?.route.path ?? NOT_FOUND_ROUTE);
     const onError = (error: unknown) => options.reportError(error, ctx);
     const outcome = await resolvePage(match, ctx.URL, {
       exposeErrors: options.exposeErrors,
       onError,
     });
+    // A loader's notFound() makes this the not-found page, for reporting as for the visitor.
+    if (outcome.type === "page" && outcome.page.kind === "not-found") routeLabel = labelRoute(NOT_FOUND_ROUTE);
     if (outcome.type === "redirect") {
       ctx.body = null;
       ctx.status = outcome.status;
@@ -54,7 +78,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     }
     const started = performance.now();
     const nonce = randomBytes(16).toString("base64");
-    const stream = await startDocument(ctx, outcome, nonce, options, onError);
+    const stream = await startDocument(ctx, { ...outcome, route: routeLabel }, nonce, options, onError);
     if (!stream) return;
     if (ctx.method === "HEAD") {
       // The status and headers are known once the shell is; the body is not wanted.
@@ -65,11 +89,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     stream.body.once("finish", () =>
       options.observeRender?.(routeLabel, (performance.now() - started) / 1000),
     );
-    // A visitor who leaves mid-stream should not keep React rendering for nobody.
-    ctx.res.once("close", () => {
-      if (!ctx.res.writableFinished) stream.abort(new Error("client disconnected"));
-    });
-    ctx.body = stream.body;
+    sendStream(ctx, stream);
   };
 }
 
@@ -88,7 +108,7 @@ async function startDocument(
     return await render(ctx, outcome, nonce, options, onError);
   } catch (shellError) {
     try {
-      const errorPage = errorOutcome(shellError, options.exposeErrors) as PageResult;
+      const errorPage = { ...errorOutcome(shellError, options.exposeErrors), route: outcome.route } as PageResult;
       return await render(ctx, errorPage, nonce, options, onError);
     } catch {
       ctx.status = 500;
@@ -110,7 +130,7 @@ async function render(
     outcome,
     options.entry,
     options.runtimeConfig,
-    options.traceMeta?.() ?? {},
+    options.monitoring?.traceMeta() ?? {},
   );
   const stream = await streamDocument(
     createElement(App, { payload, routes: options.routes }),

@@ -95,10 +95,19 @@ export async function forward(
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
 
-  ctx.status = response.statusCode;
-  for (const name of RESPONSE_HEADERS) {
-    const value = response.headers[name];
-    if (value !== undefined) ctx.set(name, value);
+  try {
+    ctx.status = response.statusCode;
+    for (const name of RESPONSE_HEADERS) {
+      const value = response.headers[name];
+      if (value !== undefined) ctx.set(name, value);
+    }
+  } catch {
+    // A status or header value Node refuses to send: a bad gateway answer, not a crash.
+    response.body.destroy();
+    ctx.remove("Retry-After");
+    ctx.remove("X-Sentry-Rate-Limits");
+    config.reject(ctx, 502, "upstream_unreachable", "invalid answer from the Sentry ingest");
+    return;
   }
   // The ingest answered before the upload finished; this connection cannot be reused.
   if (!ctx.req.complete) ctx.set("Connection", "close");

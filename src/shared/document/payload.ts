@@ -26,6 +26,8 @@ export interface DocumentHead {
 
 /** Everything the browser needs to hydrate exactly what the server rendered. */
 export interface DocumentPayload {
+  /** Route pattern or fixed label (not_found): names the browser's pageload like the server's transaction. */
+  route: string;
   page: PageState;
   head: DocumentHead;
   config: RuntimeConfig;

@@ -1,0 +1,60 @@
+import * as Sentry from "@sentry/node";
+import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
+import type { Env } from "../config/env.server";
+import { sentryEnvironment, sentryRelease } from "./release";
+
+/** Requests that are never traced: the tunnel (it relays Sentry's own traffic), probes, assets. */
+export function untracedPaths(tunnelPath: string): RegExp {
+  const tunnel = tunnelPath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^(?:${tunnel}|/healthz|/readyz)(?:[/?]|$)|^/assets/`);
+}
+
+/**
+ * Options for @sentry/node, or null when SENTRY_DSN is unset: then the SDK is never
+ * initialised and makes no network call at all.
+ */
+export function sentryOptions(env: Env): Sentry.NodeOptions | null {
+  if (!env.SENTRY_DSN) return null;
+  const untraced = untracedPaths(env.SENTRY_TUNNEL_PATH);
+  return {
+    dsn: env.SENTRY_DSN,
+    environment: sentryEnvironment(env),
+    release: sentryRelease(env),
+    // A sample rate of 0 still costs most of tracing's overhead; leaving it unset switches
+    // tracing off entirely (errors still carry trace ids for linking).
+    ...(env.SENTRY_TRACES_SAMPLE_RATE > 0 ? { tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE } : {}),
+    // Static lifecycle: the transaction is judged when it ends, by its final route name,
+    // which is what lets the not-found rule drop it (span streaming judges at span start).
+    traceLifecycle: "static",
+    ignoreSpans: IGNORED_SPANS,
+    beforeSend: dropRedirectSignals,
+    // Only what the app uses, to keep the SDK's per-request cost small.
+    defaultIntegrations: false,
+    integrations: [
+      Sentry.eventFiltersIntegration(),
+      Sentry.functionToStringIntegration(),
+      Sentry.linkedErrorsIntegration(),
+      Sentry.dedupeIntegration(),
+      Sentry.requestDataIntegration(),
+      Sentry.httpIntegration({
+        ignoreIncomingRequests: (urlPath) => untraced.test(urlPath),
+        // One session per request would double the envelopes for no use here.
+        sessions: false,
+      }),
+      Sentry.nativeNodeFetchIntegration(),
+      Sentry.koaIntegration(),
+      Sentry.onUncaughtExceptionIntegration(),
+      Sentry.onUnhandledRejectionIntegration(),
+      Sentry.contextLinesIntegration(),
+      Sentry.nodeContextIntegration(),
+    ],
+    // Request context without personal data: no IP, cookies, bodies or query strings.
+    dataCollection: {
+      userInfo: false,
+      cookies: false,
+      httpBodies: [],
+      urlQueryParams: false,
+      httpHeaders: { request: { allow: ["user-agent", "accept", "accept-language", "referer"] }, response: false },
+    },
+  };
+}

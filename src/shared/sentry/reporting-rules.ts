@@ -1,0 +1,51 @@
+import { isRedirectSignal } from "../routing/signals";
+
+/**
+ * The only two things error reporting drops, on the server and in the browser alike:
+ *   1. events whose exception is the framework's redirect signal (control flow, not an error);
+ *   2. transactions for the not-found page (unmatched paths and loaders that threw notFound()).
+ * Nothing else is filtered.
+ */
+
+/** Route label of the not-found page: never a path pattern (patterns start with "/"). */
+export const NOT_FOUND_ROUTE = "not_found";
+
+/** Transaction names are `METHOD pattern` on the server and `pattern` in the browser. */
+export function transactionName(method: string | null, route: string): string {
+  return method ? `${method} ${route}` : route;
+}
+
+/**
+ * Matches not-found transaction names. Used in `ignoreSpans`, which (with the static trace
+ * lifecycle this app uses) sees the transaction's final name, after the route is known.
+ */
+export const NOT_FOUND_TRANSACTION = new RegExp(`^(?:[A-Z]+ )?${NOT_FOUND_ROUTE}$`);
+
+export function isNotFoundTransaction(name: string | undefined): boolean {
+  return name !== undefined && NOT_FOUND_TRANSACTION.test(name);
+}
+
+interface EventLike {
+  exception?: { values?: Array<{ type?: string }> };
+}
+
+interface HintLike {
+  originalException?: unknown;
+}
+
+/**
+ * The thrown value carries the signal's marker; when the original is not at hand (an event
+ * built elsewhere), the exception's type names the signal class. Message text is not used.
+ */
+export function isRedirectSignalEvent(event: EventLike, hint?: HintLike): boolean {
+  if (hint && isRedirectSignal(hint.originalException)) return true;
+  return event.exception?.values?.some((value) => value.type === "RedirectSignal") ?? false;
+}
+
+/** `beforeSend` for both SDKs. */
+export function dropRedirectSignals<Event extends EventLike>(event: Event, hint?: HintLike): Event | null {
+  return isRedirectSignalEvent(event, hint) ? null : event;
+}
+
+/** `ignoreSpans` for both SDKs. */
+export const IGNORED_SPANS = [NOT_FOUND_TRANSACTION];
