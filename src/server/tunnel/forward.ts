@@ -46,7 +46,7 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
   }
   if (body.failure === "client_aborted") return [400, "client_aborted", "upload aborted"];
   const code = (error as { code?: unknown } | null)?.code;
-  const logFields = { code: typeof code === "string" ? code : undefined };
+  const logFields = { code: typeof code === "string" ? code : error instanceof Error ? error.name : undefined };
   if (typeof code === "string" && TIMEOUT_CODES.has(code)) {
     return [504, "upstream_timeout", "Sentry ingest timed out", logFields];
   }
@@ -95,19 +95,10 @@ export async function forward(
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
 
-  try {
-    ctx.status = response.statusCode;
-    for (const name of RESPONSE_HEADERS) {
-      const value = response.headers[name];
-      if (value !== undefined) ctx.set(name, value);
-    }
-  } catch {
-    // A status or header value Node refuses to send: a bad gateway answer, not a crash.
-    response.body.destroy();
-    ctx.remove("Retry-After");
-    ctx.remove("X-Sentry-Rate-Limits");
-    config.reject(ctx, 502, "upstream_unreachable", "invalid answer from the Sentry ingest");
-    return;
+  ctx.status = response.statusCode;
+  for (const name of RESPONSE_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) ctx.set(name, value);
   }
   // The ingest answered before the upload finished; this connection cannot be reused.
   if (!ctx.req.complete) ctx.set("Connection", "close");

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
 import { envelope, open, responseOf, send, startTunnel, type TunnelServer, until } from "./harness";
@@ -129,6 +129,25 @@ describe("upstream failures", () => {
       ]);
     } finally {
       await server.close();
+    }
+  });
+
+  it("answers 502 when the ingest's answer is not valid HTTP, without relaying any of it", async () => {
+    const garbage = createTcpServer((socket) => {
+      socket.once("data", () => socket.end("HTTP/1.1 429 Nope\r\nRetry-After: a\x7fb\r\nSet-Cookie: x\r\n\r\n"));
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, "127.0.0.1", resolve));
+    const broken = `http://abc123@127.0.0.1:${(garbage.address() as AddressInfo).port}/42`;
+    const server = await startTunnel({ allowedDsns: [broken] });
+    try {
+      const res = await send(server.port, "/monitoring?p=42", { body: envelope(broken) });
+      expect(res.status).toBe(502);
+      expect(res.json()).toEqual({ detail: "Sentry ingest unreachable" });
+      expect(res.headers["retry-after"]).toBeUndefined();
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    } finally {
+      await server.close();
+      await new Promise((resolve) => garbage.close(resolve));
     }
   });
 });
