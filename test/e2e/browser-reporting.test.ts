@@ -1,0 +1,87 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, launchChromium } from "../support/browser";
+import { eventsWithMessage, exceptionOf, receivedItems, transactionsNamed } from "../support/envelopes";
+import { type FakeIngest, startFakeIngest } from "../support/fake-ingest";
+import { type ServerProcess, startServerProcess } from "../support/server-process";
+
+describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () => {
+  let ingest: FakeIngest;
+  let server: ServerProcess;
+  let browser: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+  const requestedUrls: string[] = [];
+
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+    server = await startServerProcess({
+      SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42`,
+      SENTRY_TRACES_SAMPLE_RATE: "1",
+      ENABLE_DIAGNOSTIC_ROUTES: "true",
+    });
+    ({ browser, close: closeBrowser } = await launchChromium());
+    browser.on("request", (request) => requestedUrls.push(request.url()));
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.stop();
+    await ingest?.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}${path}`);
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    return page;
+  }
+
+  const fromBrowser = (item: { envelope: { request: { headers: Record<string, unknown> } } }) =>
+    item.envelope.request.headers["x-sentry-forwarded-for"] !== undefined;
+
+  it("sends one error event with message and stack through /monitoring?p=42", async () => {
+    const page = await open("/diagnostics/client-error");
+    await page.click("#throw-client-error");
+    await ingest.waitFor(() => eventsWithMessage(ingest, "diagnostic client error").length > 0, 10_000);
+    await page.waitForTimeout(500);
+    const events = eventsWithMessage(ingest, "diagnostic client error");
+    expect(events).toHaveLength(1);
+    const [event] = events;
+    expect(fromBrowser(event as never)).toBe(true);
+    expect(event?.envelope.request.url).toBe("/api/42/envelope/");
+    expect(event?.payload.transaction).toBe("/diagnostics/client-error");
+    const frames = exceptionOf(event?.payload ?? {}).stacktrace?.frames ?? [];
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.some((frame) => String(frame.filename).includes("/assets/"))).toBe(true);
+    const tunnelCalls = requestedUrls.filter((url) => url.includes("/monitoring"));
+    expect(tunnelCalls.length).toBeGreaterThan(0);
+    for (const url of tunnelCalls) expect(url).toBe(`${server.url}/monitoring?p=42`);
+    await page.close();
+  });
+
+  it("contacts no host but the page's own", () => {
+    expect(requestedUrls.length).toBeGreaterThan(0);
+    for (const url of requestedUrls) expect(new URL(url).origin).toBe(server.url);
+  });
+
+  it("drops the not-found pageload, keeps the home pageload, which continues the server trace", async () => {
+    // Both pages get the same time to finish their pageload (idle timeout) before closing,
+    // so the home page's arrival shows the not-found one would have arrived too.
+    const missing = await open("/no/such/page");
+    await missing.waitForTimeout(1_500);
+    await missing.close();
+    const home = await open("/");
+    const serverTrace = await home.getAttribute('meta[name="sentry-trace"]', "content");
+    await home.waitForTimeout(1_500);
+    await home.close();
+    await ingest.waitFor(() => receivedItems(ingest, "transaction").some((item) => item.payload.transaction === "/" && fromBrowser(item)), 15_000);
+    const pageloads = receivedItems(ingest, "transaction").filter(fromBrowser);
+    expect(pageloads.map((item) => item.payload.transaction)).not.toContain("not_found");
+    const [homeLoad] = pageloads.filter((item) => item.payload.transaction === "/");
+    const trace = (homeLoad?.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
+    expect(trace.op).toBe("pageload");
+    expect(serverTrace?.startsWith(`${trace.trace_id}-`)).toBe(true);
+    // The server side of the same trace arrived too, and no server not-found transaction did.
+    expect(transactionsNamed(ingest, "GET /").length).toBeGreaterThan(0);
+    expect(transactionsNamed(ingest, "GET not_found")).toHaveLength(0);
+  });
+});
