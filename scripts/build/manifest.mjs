@@ -10,7 +10,8 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
   const assetsDir = path.join(outDir, "client", "assets");
   const toUrl = (output) => ASSET_PREFIX + path.relative(assetsDir, path.resolve(ROOT, output)).split(path.sep).join("/");
   const outputs = Object.entries(metafile.outputs);
-  const entry = outputs.find(([, meta]) => meta.entryPoint === CLIENT_ENTRY);
+  // Sentry's plugin wraps the entry (`entry.tsx?sentryDebugIdProxy=true`), hence the split.
+  const entry = outputs.find(([, meta]) => meta.entryPoint?.split("?")[0] === CLIENT_ENTRY);
   if (!entry) throw new Error(`esbuild produced no output for ${CLIENT_ENTRY}`);
   const [entryPath, entryMeta] = entry;
 

@@ -32,7 +32,9 @@ export interface AppDependencies {
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */
 export function createApp(deps: AppDependencies): Koa {
   const { env, logger } = deps;
-  const app = new Koa({ proxy: env.TRUST_PROXY });
+  // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
+  // whatever the client claimed.
+  const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
 
   const reportError = (error: unknown, ctx: Context) => {

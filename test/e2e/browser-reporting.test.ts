@@ -52,6 +52,9 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     const frames = exceptionOf(event?.payload ?? {}).stacktrace?.frames ?? [];
     expect(frames.length).toBeGreaterThan(0);
     expect(frames.some((frame) => String(frame.filename).includes("/assets/"))).toBe(true);
+    // The tunnel forwarded only its chosen headers: no trace propagation, no cookies.
+    const forwardedHeaders = Object.keys(event?.envelope.request.headers ?? {});
+    for (const name of ["sentry-trace", "baggage", "cookie", "traceparent"]) expect(forwardedHeaders).not.toContain(name);
     const tunnelCalls = requestedUrls.filter((url) => url.includes("/monitoring"));
     expect(tunnelCalls.length).toBeGreaterThan(0);
     for (const url of tunnelCalls) expect(url).toBe(`${server.url}/monitoring?p=42`);

@@ -41,6 +41,8 @@ export const envSchema = z.object({
   METRICS_PORT: port.default(9464),
   METRICS_HOST: z.string().min(1).default("0.0.0.0"),
   TRUST_PROXY: flag,
+  /** Proxies in front that append to X-Forwarded-For; the client IP is read that many from the right. */
+  PROXY_HOPS: positiveInt.default(1),
   ENABLE_DIAGNOSTIC_ROUTES: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),

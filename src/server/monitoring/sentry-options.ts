@@ -28,6 +28,10 @@ export function sentryOptions(env: Env): Sentry.NodeOptions | null {
     traceLifecycle: "static",
     ignoreSpans: IGNORED_SPANS,
     beforeSend: dropRedirectSignals,
+    // The server calls nothing that should continue its traces; in particular the tunnel's
+    // upstream requests must carry only the headers the tunnel chooses. (No fetch/undici
+    // integration either, for the same reason.)
+    tracePropagationTargets: [],
     // Only what the app uses, to keep the SDK's per-request cost small.
     defaultIntegrations: false,
     integrations: [
@@ -41,7 +45,6 @@ export function sentryOptions(env: Env): Sentry.NodeOptions | null {
         // One session per request would double the envelopes for no use here.
         sessions: false,
       }),
-      Sentry.nativeNodeFetchIntegration(),
       Sentry.koaIntegration(),
       Sentry.onUncaughtExceptionIntegration(),
       Sentry.onUnhandledRejectionIntegration(),
