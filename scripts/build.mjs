@@ -11,13 +11,9 @@ const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
 const started = performance.now();
 
 await rm(outDir, { recursive: true, force: true });
-// The release must be known before the client build (source maps are uploaded for it), so an
-// explicit SENTRY_RELEASE wins; otherwise the release is the build id, a hash of the outputs.
 const client = await esbuild.build({
   ...clientOptions({ outDir, production: true }),
-  plugins: process.env.SENTRY_RELEASE || !process.env.SENTRY_AUTH_TOKEN
-    ? [sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE ?? "unreleased", outDir })]
-    : [],
+  plugins: [sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
 });
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
 await writeManifest(manifest, outDir);

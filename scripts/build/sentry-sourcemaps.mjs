@@ -4,7 +4,11 @@
 // the build; without it nothing leaves the machine and one info line says so.
 import { sentryEsbuildPlugin } from "@sentry/bundler-plugins/esbuild";
 
-/** @param {{ release: string, outDir: string }} options */
+/**
+ * Debug ids make the maps match without a release; with SENTRY_RELEASE set the upload is
+ * also attached to that release.
+ * @param {{ release: string | undefined, outDir: string }} options
+ */
 export function sentrySourceMapsPlugin({ release, outDir }) {
   const token = process.env.SENTRY_AUTH_TOKEN;
   if (token && !(process.env.SENTRY_ORG && process.env.SENTRY_PROJECT)) {
@@ -21,8 +25,8 @@ export function sentrySourceMapsPlugin({ release, outDir }) {
       name: release,
       // The server injects the release at request time (runtime config); no build-time global.
       inject: false,
-      create: Boolean(token),
-      finalize: Boolean(token),
+      create: Boolean(token && release),
+      finalize: Boolean(token && release),
       setCommits: false,
     },
     sourcemaps: {
