@@ -1,5 +1,6 @@
 // A stand-in Sentry ingest on loopback for image-smoke: prints its port, then
 // appends one JSON line per request ({ method, url, headers, body }) to argv[2].
+// A body containing "slow-ingest" is answered after 2 s, to hold a request in flight.
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 
@@ -10,7 +11,9 @@ const server = createServer((req, res) => {
   req.on("end", () => {
     const body = Buffer.concat(chunks).toString("utf8");
     appendFileSync(log, `${JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body })}\n`);
-    res.writeHead(200, { "content-type": "application/json" }).end('{"id":"fake"}');
+    const answer = () => res.writeHead(200, { "content-type": "application/json" }).end('{"id":"fake"}');
+    if (body.includes("slow-ingest")) setTimeout(answer, 2000);
+    else answer();
   });
 });
 server.listen(0, "127.0.0.1", () => console.log(server.address().port));

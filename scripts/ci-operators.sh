@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The operators' CI checks, run by .ci/run after `npm ci` (metrics tests run in `npm test`):
+# Dockerfile lint, offline Kubernetes manifest validation, and the image smoke test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "ci-operators: Dockerfile lint"
+node scripts/image/lint-dockerfile.mjs
+
+echo "ci-operators: Kubernetes manifests (offline schema validation)"
+node deploy/validate.mjs
+# The validator must also say no: a broken copy has to fail.
+broken=$(mktemp -d)
+trap 'rm -rf "$broken"' EXIT
+cp deploy/kubernetes/*.yaml "$broken"/
+sed -i 's/minReplicas: [0-9]*/minReplicas: "two"/' "$broken/hpa.yaml"
+if node deploy/validate.mjs "$broken" >/dev/null 2>&1; then
+  echo "ci-operators: deploy/validate.mjs accepted an invalid HorizontalPodAutoscaler" >&2
+  exit 1
+fi
+
+echo "ci-operators: image smoke test"
+if [ "$(id -u)" = 0 ] && { ! command -v buildah || ! command -v debootstrap; } >/dev/null; then
+  echo "ci-operators: installing buildah and debootstrap"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq buildah debootstrap >/dev/null; } ||
+    echo "ci-operators: could not install buildah/debootstrap; the smoke test will say SKIPPED"
+fi
+scripts/image-smoke
