@@ -79,8 +79,9 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     await ingest.waitFor(() => receivedItems(ingest, "transaction").some((item) => item.payload.transaction === "/" && fromBrowser(item)), 15_000);
     const pageloads = receivedItems(ingest, "transaction").filter(fromBrowser);
     expect(pageloads.map((item) => item.payload.transaction)).not.toContain("not_found");
-    const [homeLoad] = pageloads.filter((item) => item.payload.transaction === "/");
-    const trace = (homeLoad?.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
+    const homeLoad = pageloads.find((item) => item.payload.transaction === "/");
+    if (!homeLoad) throw new Error("no pageload for /");
+    const trace = (homeLoad.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
     expect(trace.op).toBe("pageload");
     expect(serverTrace?.startsWith(`${trace.trace_id}-`)).toBe(true);
     // The server side of the same trace arrived too, and no server not-found transaction did.

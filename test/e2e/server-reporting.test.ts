@@ -27,7 +27,7 @@ describe("server error reporting through @sentry/node", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const events = eventsWithMessage(ingest, "diagnostic server error");
     expect(events).toHaveLength(1);
-    const event = events[0]?.payload as Record<string, any>;
+    const event = events[0]?.payload as { transaction?: string; request?: Record<string, unknown> };
     expect(event.transaction).toBe("GET /diagnostics/server-error");
     expect(event.request).toMatchObject({ method: "GET" });
     expect(JSON.stringify(event)).not.toContain("secret-value");
