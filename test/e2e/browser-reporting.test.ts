@@ -87,5 +87,8 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     // The server side of the same trace arrived too, and no server not-found transaction did.
     expect(transactionsNamed(ingest, "GET /").length).toBeGreaterThan(0);
     expect(transactionsNamed(ingest, "GET not_found")).toHaveLength(0);
+    // The tunnel relayed every envelope above, yet none of its requests was traced.
+    const names = receivedItems(ingest, "transaction").map((item) => String(item.payload.transaction));
+    expect(names.filter((name) => name.startsWith("POST") || name.includes("monitoring"))).toEqual([]);
   });
 });
