@@ -2,7 +2,7 @@ import { hydrateRoot } from "react-dom/client";
 import { App } from "../shared/document/App";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
 import { routes } from "../shared/routes";
-import { initErrorReporting, rootErrorHooks } from "./monitoring/error-reporting";
+import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
 import { PageBoundary } from "./page-boundary";
 import "./styles.css";
 
@@ -13,12 +13,19 @@ declare global {
 }
 
 const payload = window[PAYLOAD_GLOBAL];
-const reporting = initErrorReporting(payload);
+const { sentryDsn } = payload.config;
+
+if (sentryDsn) {
+  queueEarlyErrors();
+  void import("./monitoring/error-reporting").then((module) =>
+    module.startErrorReporting({ ...payload, config: { ...payload.config, sentryDsn } }),
+  );
+}
 
 hydrateRoot(
   document,
   <App payload={payload} routes={routes} PageBoundary={PageBoundary} />,
-  reporting ? rootErrorHooks() : {},
+  sentryDsn ? rootErrorHooks : {},
 );
 
 if (process.env.NODE_ENV === "development") {

@@ -61,6 +61,33 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     await page.close();
   });
 
+  it("sends an error raised before the Sentry chunk loaded, once it has", async () => {
+    const page = await browser.newPage();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Hold back the error-reporting chunk so the error happens while only the queue listens.
+    await page.route(/\/assets\/chunks\/error-reporting-[A-Z0-9]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector("html[data-hydrated=true]");
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error("early client error");
+      });
+    });
+    await page.waitForTimeout(200);
+    expect(eventsWithMessage(ingest, "early client error")).toHaveLength(0);
+    release();
+    await ingest.waitFor(() => eventsWithMessage(ingest, "early client error").length > 0, 10_000);
+    await page.waitForTimeout(300);
+    expect(eventsWithMessage(ingest, "early client error")).toHaveLength(1);
+    await page.close();
+  });
+
   it("contacts no host but the page's own", () => {
     expect(requestedUrls.length).toBeGreaterThan(0);
     for (const url of requestedUrls) expect(new URL(url).origin).toBe(server.url);
@@ -76,14 +103,22 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     const serverTrace = await home.getAttribute('meta[name="sentry-trace"]', "content");
     await home.waitForTimeout(1_500);
     await home.close();
-    await ingest.waitFor(() => receivedItems(ingest, "transaction").some((item) => item.payload.transaction === "/" && fromBrowser(item)), 15_000);
+    const serverTraceId = serverTrace?.split("-")[0];
+    expect(serverTraceId).toMatch(/^[0-9a-f]{32}$/);
+    await ingest.waitFor(
+      () =>
+        receivedItems(ingest, "transaction").some(
+          (item) => fromBrowser(item) && JSON.stringify(item.payload.contexts).includes(String(serverTraceId)),
+        ),
+      15_000,
+    );
     const pageloads = receivedItems(ingest, "transaction").filter(fromBrowser);
     expect(pageloads.map((item) => item.payload.transaction)).not.toContain("not_found");
-    const homeLoad = pageloads.find((item) => item.payload.transaction === "/");
-    if (!homeLoad) throw new Error("no pageload for /");
-    const trace = (homeLoad.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
-    expect(trace.op).toBe("pageload");
-    expect(serverTrace?.startsWith(`${trace.trace_id}-`)).toBe(true);
+    const traceOf = (item: (typeof pageloads)[number]) =>
+      (item.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
+    const homeLoad = pageloads.find((item) => item.payload.transaction === "/" && traceOf(item).trace_id === serverTraceId);
+    expect(homeLoad, "a pageload of / in the server's trace").toBeDefined();
+    expect(traceOf(homeLoad as (typeof pageloads)[number]).op).toBe("pageload");
     // The server side of the same trace arrived too, and no server not-found transaction did.
     expect(transactionsNamed(ingest, "GET /").length).toBeGreaterThan(0);
     expect(transactionsNamed(ingest, "GET not_found")).toHaveLength(0);

@@ -2,14 +2,14 @@ import * as Sentry from "@sentry/react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
+import { drainErrorsTo, type QueuedError } from "./error-queue";
 
 /**
- * Browser error reporting from the runtime config the server injected. Envelopes go to the
- * same-origin tunnel, so the browser never contacts a Sentry host. Returns false (and
- * loads nothing more) when the server sent no DSN.
+ * Browser error reporting from the runtime config the server injected (a chunk of its own,
+ * see error-queue.ts). Envelopes go to the same-origin tunnel, so the browser never
+ * contacts a Sentry host.
  */
-export function initErrorReporting({ config, route }: DocumentPayload): boolean {
-  if (!config.sentryDsn) return false;
+export function startErrorReporting({ config, route }: DocumentPayload & { config: { sentryDsn: string } }): void {
   const tracing = config.tracesSampleRate > 0;
   Sentry.init({
     dsn: config.sentryDsn,
@@ -36,16 +36,18 @@ export function initErrorReporting({ config, route }: DocumentPayload): boolean 
   });
   // Error events are grouped by route pattern, like the pageload.
   Sentry.getCurrentScope().setTransactionName(route);
-  // Tracing is its own chunk, fetched only where tracing is on, to keep the initial JS small.
+  drainErrorsTo(capture);
+  // Tracing is a further chunk, fetched only where tracing is on.
   if (tracing) void import("./tracing").then((module) => module.startTracing(route));
-  return true;
 }
 
-/** React 19 root hooks: uncaught, caught (by a boundary) and recoverable errors. */
-export function rootErrorHooks() {
-  return {
-    onUncaughtError: Sentry.reactErrorHandler(),
-    onCaughtError: Sentry.reactErrorHandler(),
-    onRecoverableError: Sentry.reactErrorHandler(),
-  };
+const reactHandler = Sentry.reactErrorHandler();
+
+function capture({ source, error, info }: QueuedError): void {
+  if (info) {
+    reactHandler(error, info);
+    return;
+  }
+  const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";
+  Sentry.captureException(error, { mechanism: { type, handled: false } });
 }

@@ -1,0 +1,52 @@
+import type { ErrorInfo } from "react";
+
+/**
+ * The Sentry SDK is a chunk of its own, loaded right after start so it does not weigh on
+ * the first paint. Errors raised before it is ready wait here and are sent once it is:
+ * window errors and unhandled rejections, and React's root error hooks, which hydrateRoot
+ * needs at once.
+ */
+export type ErrorSource = "global" | "rejection" | "uncaught" | "caught" | "recoverable";
+
+export interface QueuedError {
+  source: ErrorSource;
+  error: unknown;
+  info?: ErrorInfo;
+}
+
+type Sink = (queued: QueuedError) => void;
+
+let sink: Sink | null = null;
+const waiting: QueuedError[] = [];
+
+function push(queued: QueuedError): void {
+  if (process.env.NODE_ENV === "development" && queued.source !== "global") console.error(queued.error);
+  if (sink) sink(queued);
+  else waiting.push(queued);
+}
+
+const onError = (event: ErrorEvent) => {
+  // No error object means a cross-origin script error: nothing useful to report.
+  if (event.error !== undefined && event.error !== null) push({ source: "global", error: event.error });
+};
+const onRejection = (event: PromiseRejectionEvent) => push({ source: "rejection", error: event.reason });
+
+export function queueEarlyErrors(): void {
+  window.addEventListener("error", onError);
+  window.addEventListener("unhandledrejection", onRejection);
+}
+
+/** Hands over to the SDK: its own global handlers take over from here. */
+export function drainErrorsTo(next: Sink): void {
+  window.removeEventListener("error", onError);
+  window.removeEventListener("unhandledrejection", onRejection);
+  sink = next;
+  for (const queued of waiting.splice(0)) next(queued);
+}
+
+/** React 19 root hooks for hydrateRoot: uncaught, caught (by a boundary) and recoverable errors. */
+export const rootErrorHooks = {
+  onUncaughtError: (error: unknown, info: ErrorInfo) => push({ source: "uncaught", error, info }),
+  onCaughtError: (error: unknown, info: ErrorInfo) => push({ source: "caught", error, info }),
+  onRecoverableError: (error: unknown, info: ErrorInfo) => push({ source: "recoverable", error, info }),
+};
