@@ -38,6 +38,9 @@ export function serverOptions({ outDir, buildId }) {
     entryPoints: ["src/server/index.ts", "src/server/instrument.ts"],
     outdir: path.join(outDir, "server"),
     bundle: true,
+    // Chunks keep lazily imported modules (Sentry's, loaded only with a DSN) out of start-up.
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     packages: "external",
     format: "esm",
     platform: "node",

@@ -1,5 +1,4 @@
 import path from "node:path";
-import * as Sentry from "@sentry/node";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
@@ -10,7 +9,6 @@ import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createLogger } from "./logger";
 import { createMetrics, startMetricsServer } from "./metrics";
-import { flushErrorReports, sentryRequestMonitoring } from "./monitoring/request-monitoring";
 import { createTunnel } from "./tunnel";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
@@ -24,6 +22,8 @@ const logger = createLogger({ level: env.LOG_LEVEL, pretty: env.NODE_ENV === "de
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 const metrics = createMetrics();
+// instrument.ts initialised Sentry when SENTRY_DSN is set; otherwise its SDK is never loaded.
+const reporting = env.SENTRY_DSN ? await import("./monitoring/request-monitoring") : undefined;
 
 const publicDsn = browserDsn(env);
 const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
@@ -45,8 +45,7 @@ const app = createApp({
   assets: loadAssets(distDir),
   readiness,
   tunnel,
-  // instrument.ts initialised Sentry when SENTRY_DSN is set.
-  monitoring: Sentry.isInitialized() ? sentryRequestMonitoring : undefined,
+  monitoring: reporting?.sentryRequestMonitoring,
   observeRequest: ({ method, route, status, durationMs }) =>
     metrics.httpRequestDuration.observe({ method, route, status }, durationMs / 1000),
   observeRender: (route, seconds) => metrics.ssrRenderDuration.observe({ route }, seconds),
@@ -68,6 +67,6 @@ exitOnSignals({
   logger,
   deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
   afterDrain: async () => {
-    await Promise.all([tunnel?.close(), metricsServer.close(), flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
+    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
   },
 });

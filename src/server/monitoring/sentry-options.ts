@@ -9,12 +9,12 @@ export function untracedPaths(tunnelPath: string): RegExp {
   return new RegExp(`^(?:${tunnel}|/healthz|/readyz)(?:[/?]|$)|^/assets/`);
 }
 
-/**
- * Options for @sentry/node, or null when SENTRY_DSN is unset: then the SDK is never
- * initialised and makes no network call at all.
- */
-export function sentryOptions(env: Env): Sentry.NodeOptions | null {
-  if (!env.SENTRY_DSN) return null;
+/** Initialises @sentry/node; instrument.ts loads this module only when SENTRY_DSN is set. */
+export function initSentry(env: Env): void {
+  Sentry.init(sentryOptions(env));
+}
+
+export function sentryOptions(env: Env): Sentry.NodeOptions {
   const untraced = untracedPaths(env.SENTRY_TUNNEL_PATH);
   return {
     dsn: env.SENTRY_DSN,
