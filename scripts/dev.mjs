@@ -19,17 +19,30 @@ function restartOnRebuild(name, afterBuild) {
     name: `restart-on-${name}`,
     setup(build) {
       build.onStart(() => {
-        if (pending.size === 0) changeStarted = performance.now();
+        if (pending.size === 0 && restartTimer === null) changeStarted = performance.now();
         pending.add(name);
       });
       build.onEnd(async (result) => {
         if (result.errors.length > 0) return; // esbuild has printed them; keep the old server
         await afterBuild?.(result);
         pending.delete(name);
-        if (pending.size === 0) await restart();
+        // The other half may start rebuilding a moment later for the same change: wait a
+        // beat so one change means one restart, with both halves fresh.
+        if (pending.size === 0) scheduleRestart();
       });
     },
   };
+}
+
+let restartTimer = null;
+let restarting = Promise.resolve();
+function scheduleRestart() {
+  clearTimeout(restartTimer);
+  restartTimer = setTimeout(() => {
+    restartTimer = null;
+    // One restart at a time, or two servers would race for the port.
+    if (pending.size === 0) restarting = restarting.then(restart);
+  }, 30);
 }
 
 async function restart() {

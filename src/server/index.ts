@@ -7,7 +7,7 @@ import { devReloadStream } from "./dev/reload-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
-import { createLogger } from "./logger";
+import { createDevelopmentLogger, createLogger } from "./logger";
 import { createMetrics, startMetricsServer } from "./metrics";
 import { createTunnel } from "./tunnel";
 
@@ -17,7 +17,10 @@ import { createTunnel } from "./tunnel";
 const ERROR_FLUSH_TIMEOUT_MS = 2_000;
 
 const env = loadEnvOrExit();
-const logger = createLogger({ level: env.LOG_LEVEL, pretty: env.NODE_ENV === "development" });
+const logger =
+  env.NODE_ENV === "development"
+    ? await createDevelopmentLogger({ level: env.LOG_LEVEL })
+    : createLogger({ level: env.LOG_LEVEL });
 // This file is built to dist/server/index.js; the build's other outputs sit beside it.
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };

@@ -1,17 +1,24 @@
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 export type { Logger };
 
+const options = (level: string) => ({
+  level,
+  // Should a request ever be logged whole by mistake, its secrets still are not.
+  redact: ["req.headers.cookie", "req.headers.authorization", "*.dsn", "*.authToken"],
+});
+
+/** JSON lines, one per record: what log shippers read in production. */
+export function createLogger({ level }: { level: string }): Logger {
+  return pino(options(level));
+}
+
 /**
- * JSON lines in production (for the log shipper); readable lines in development. Headers
- * that carry secrets are redacted should a request ever be logged whole by mistake.
+ * Readable lines for development. pino-pretty is a devDependency (absent from the
+ * production image), hence the dynamic import; it runs in-process rather than as a
+ * transport worker, which would add a thread start to every dev restart.
  */
-export function createLogger({ level, pretty }: { level: string; pretty: boolean }): Logger {
-  return pino({
-    level,
-    redact: ["req.headers.cookie", "req.headers.authorization", "*.dsn", "*.authToken"],
-    ...(pretty
-      ? { transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss.l" } } }
-      : {}),
-  });
+export async function createDevelopmentLogger({ level }: { level: string }): Promise<Logger> {
+  const { default: pretty } = await import("pino-pretty");
+  return pino(options(level), pretty({ translateTime: "HH:MM:ss.l", sync: true }));
 }
