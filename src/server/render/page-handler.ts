@@ -11,6 +11,7 @@ import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/request-log";
 import { contentSecurityPolicy } from "../http/security-headers";
+import { streamResponse } from "../http/stream-response";
 import type { RequestMonitoring } from "../monitoring/request-monitoring";
 import { documentPayload } from "./document-payload";
 import { errorOutcome, type PageOutcome, resolvePage } from "./resolve-page";
@@ -32,21 +33,6 @@ export interface PageHandlerOptions {
 
 type PageResult = Extract<PageOutcome, { type: "page" }> & { route: string };
 
-/**
- * Pipes the document to the socket ourselves instead of through Koa: Koa's pipeline turns
- * a visitor leaving mid-stream into an app "error", which would be reported as one. A
- * visitor who leaves should only stop React rendering for nobody.
- */
-function sendStream(ctx: Context, stream: StartedStream): void {
-  ctx.respond = false;
-  const { res } = ctx;
-  res.once("close", () => {
-    if (res.writableFinished) return;
-    stream.abort(new Error("client disconnected"));
-    stream.body.destroy();
-  });
-  stream.body.pipe(res);
-}
 
 /** The last middleware: matches the route table, runs the loader, streams the document. */
 export function pageHandler(options: PageHandlerOptions): Middleware {
@@ -82,14 +68,15 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     if (!stream) return;
     if (ctx.method === "HEAD") {
       // The status and headers are known once the shell is; the body is not wanted.
-      stream.abort();
+      stream.cancel();
       stream.body.destroy();
       return;
     }
     stream.body.once("finish", () =>
       options.observeRender?.(routeLabel, (performance.now() - started) / 1000),
     );
-    sendStream(ctx, stream);
+    // A visitor who leaves mid-stream should not keep React rendering for nobody.
+    streamResponse(ctx, stream.body, stream.cancel);
   };
 }
 

@@ -15,7 +15,8 @@ export interface StreamOptions {
 
 export interface StartedStream {
   body: PassThrough;
-  abort: (reason?: unknown) => void;
+  /** Stops rendering because nobody wants the rest (visitor gone, HEAD): not an error. */
+  cancel: () => void;
 }
 
 /**
@@ -28,6 +29,7 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
   return new Promise((resolve, reject) => {
     const body = new PassThrough();
     let settled = false;
+    let cancelled = false;
     const timer = setTimeout(
       () => abort(new Error(`render timed out after ${options.timeoutMs} ms`)),
       options.timeoutMs,
@@ -40,7 +42,13 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
       if (settled) return;
       settled = true;
       pipe(body);
-      resolve({ body, abort });
+      resolve({
+        body,
+        cancel: () => {
+          cancelled = true;
+          abort();
+        },
+      });
     };
 
     const { pipe, abort } = renderToPipeableStream(element, {
@@ -60,7 +68,7 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
         reject(error);
       },
       onError: (error) => {
-        options.onError(error);
+        if (!cancelled) options.onError(error);
       },
     });
   });

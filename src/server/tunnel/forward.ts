@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
+import { streamResponse } from "../http/stream-response";
 import type { ClientBody } from "./body-limit";
 import type { Reject, Rejection } from "./reject";
 import type { TunnelLogger, TunnelObserver } from "./types";
@@ -107,7 +108,7 @@ export async function forward(
     ctx.body = null;
     return;
   }
-  // Koa pipes it to the client: an ingest failing mid-answer destroys the client response, a
-  // client going away destroys this stream and so the upstream request.
-  ctx.body = response.body;
+  // An ingest failing mid-answer ends the client response; a client going away destroys this
+  // stream and so the upstream request.
+  streamResponse(ctx, response.body);
 }

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { RequestMonitoring } from "../../../src/server/monitoring/request-monitoring";
+import { startTestApp, type TestApp } from "../../support/test-app";
+import { testRoutes } from "../../support/test-routes";
+
+const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
+const captured: unknown[] = [];
+const named: string[] = [];
+const monitoring: RequestMonitoring = {
+  nameRoute: (method, route) => named.push(`${method} ${route}`),
+  captureError: (error) => captured.push(error),
+  traceMeta: () => ({ "sentry-trace": "0123456789abcdef0123456789abcdef-0123456789abcdef" }),
+};
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({}, { routes: testRoutes, monitoring });
+});
+afterAll(() => app.close());
+
+it("treats a visitor leaving mid-stream as no error: nothing reported, nothing logged as one", async () => {
+  const controller = new AbortController();
+  const response = await fetch(`${app.url}/test/late`, {
+    headers: { "user-agent": BROWSER_UA },
+    signal: controller.signal,
+  });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  expect(first).toContain('id="fallback"');
+  controller.abort();
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(captured).toEqual([]);
+  expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
+});
+
+it("names the request by route pattern and reports a real error once", async () => {
+  named.length = 0;
+  const response = await fetch(`${app.url}/test/late-error`);
+  await response.text();
+  expect(named).toEqual(["GET /test/late-error"]);
+  expect(captured.map((error) => (error as Error).message)).toEqual(["late failure"]);
+});
+
+it("renames a loader's notFound() to the not-found route and puts the trace in the head", async () => {
+  named.length = 0;
+  await (await fetch(`${app.url}/test/missing-item`)).text();
+  expect(named).toEqual(["GET /test/missing-item", "GET not_found"]);
+  const html = await (await fetch(`${app.url}/`)).text();
+  expect(html).toContain('<meta name="sentry-trace" content="0123456789abcdef0123456789abcdef-0123456789abcdef"/>');
+});
+
+it("reports nothing for HEAD, whose render is cut short on purpose", async () => {
+  captured.length = 0;
+  const response = await fetch(`${app.url}/test/late`, { method: "HEAD", headers: { "user-agent": BROWSER_UA } });
+  expect(response.status).toBe(200);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(captured).toEqual([]);
+});
