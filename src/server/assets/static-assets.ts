@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import path from "node:path";
 import type { Middleware } from "koa";
 import { setRouteLabel } from "../http/request-log";
+import { streamResponse } from "../http/stream-response";
 import type { StaticFile } from "./manifest";
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -38,6 +39,6 @@ export function staticAssets(files: Map<string, StaticFile>, prefix = "/assets/"
     ctx.type = CONTENT_TYPES[path.extname(file.absolutePath)] ?? "application/octet-stream";
     ctx.length = file.size;
     // Koa answers HEAD with the headers alone, so only GET opens the file.
-    if (ctx.method === "GET") ctx.body = createReadStream(file.absolutePath);
+    if (ctx.method === "GET") streamResponse(ctx, createReadStream(file.absolutePath));
   };
 }
