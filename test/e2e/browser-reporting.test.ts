@@ -49,6 +49,9 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     expect(fromBrowser(event as never)).toBe(true);
     expect(event?.envelope.request.url).toBe("/api/42/envelope/");
     expect(event?.payload.transaction).toBe("/diagnostics/client-error");
+    // The same environment and release as the server's events: both come from the server.
+    expect(event?.payload.environment).toBe("production");
+    expect(event?.payload.release).toMatch(/^[0-9a-f]{12}$/);
     const frames = exceptionOf(event?.payload ?? {}).stacktrace?.frames ?? [];
     expect(frames.length).toBeGreaterThan(0);
     expect(frames.some((frame) => String(frame.filename).includes("/assets/"))).toBe(true);
