@@ -33,7 +33,6 @@ export interface PageHandlerOptions {
 
 type PageResult = Extract<PageOutcome, { type: "page" }> & { route: string };
 
-
 /** The last middleware: matches the route table, runs the loader, streams the document. */
 export function pageHandler(options: PageHandlerOptions): Middleware {
   return async (ctx) => {
