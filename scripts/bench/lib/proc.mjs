@@ -1,0 +1,178 @@
+// Child processes for the benchmarks: every server, floor and load generator runs in its own
+// process, so none of them shares an event loop with another or with this orchestrator.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export const ROOT = path.resolve(import.meta.dirname, "../../..");
+export const BENCH_DIR = path.join(ROOT, "scripts/bench");
+// Not dist/: others test against dist/ in this checkout. Under node_modules so the external
+// packages of the server build still resolve and no linter or test runner looks inside.
+export const OUT_REL = "node_modules/.cache/outpost-bench";
+export const OUT = path.join(ROOT, OUT_REL);
+export const BROWSER_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
+const children = new Set();
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    for (const child of children) child.kill("SIGKILL");
+    process.exit(130);
+  });
+}
+process.on("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function track(child, label) {
+  children.add(child);
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = once(child, "exit").then(([code, signal]) => {
+    children.delete(child);
+    return { code, signal, stderr };
+  });
+  return {
+    child,
+    pid: child.pid,
+    exited,
+    label,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+  };
+}
+
+/** A helper script that prints `{"port":N}` once listening (fake ingest, floors). */
+export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(BENCH_DIR, script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const proc = track(child, script);
+  const [line] = await Promise.race([
+    once(child.stdout.setEncoding("utf8"), "data"),
+    proc.exited.then((r) => Promise.reject(new Error(`${script} exited: ${r.stderr}`))),
+  ]);
+  proc.port = JSON.parse(line.split("\n")[0]).port;
+  proc.origin = `http://127.0.0.1:${proc.port}`;
+  return proc;
+}
+
+/** The production server as `npm start` runs it, from the bench build. */
+export async function startServer(env = {}, { nodeFlags = [], pollMs = 5 } = {}) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeFlags,
+      "--enable-source-maps",
+      "--import",
+      `./${OUT_REL}/server/instrument.js`,
+      `./${OUT_REL}/server/index.js`,
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        METRICS_PORT: "0",
+        LOG_LEVEL: "warn",
+        SENTRY_TUNNEL_RATE_LIMIT: "0",
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  const proc = track(child, "server");
+  proc.port = port;
+  proc.origin = `http://127.0.0.1:${port}`;
+  proc.readyMs = await untilReady(proc, started, pollMs);
+  return proc;
+}
+
+/** Milliseconds from `started` to the first /readyz 200. */
+export async function untilReady(proc, started, intervalMs = 5) {
+  let dead = false;
+  void proc.exited.then(() => {
+    dead = true;
+  });
+  for (;;) {
+    if (dead) throw new Error(`${proc.label} exited before ready: ${(await proc.exited).stderr}`);
+    try {
+      const response = await fetch(`${proc.origin}/readyz`);
+      await response.arrayBuffer();
+      if (response.ok) return performance.now() - started;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export function rssBytes(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+/** Samples a process's RSS every `intervalMs`; stop() returns { peak, samples }. */
+export function sampleRss(pid, intervalMs = 50) {
+  let peak = rssBytes(pid);
+  let samples = 1;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssBytes(pid));
+      samples++;
+    } catch {}
+  }, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      try {
+        peak = Math.max(peak, rssBytes(pid));
+      } catch {}
+      return { peak, samples };
+    },
+  };
+}
+
+/** Runs a worker script to completion and parses the JSON it prints last. */
+export async function runWorker(script, input) {
+  const child = spawn(process.execPath, [path.join(BENCH_DIR, script)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, BENCH_INPUT: JSON.stringify(input) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const proc = track(child, script);
+  let stdout = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  const { code, stderr } = await proc.exited;
+  if (code !== 0) throw new Error(`${script} failed (${code}): ${stderr}`);
+  return JSON.parse(stdout.trim().split("\n").pop());
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

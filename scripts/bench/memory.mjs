@@ -1,0 +1,127 @@
+// Figure 3: the server's RSS while big envelopes stream through, and over 100k SSR requests.
+import { BROWSER_UA, rssBytes, runWorker, sampleRss, sleep, startHelper, startServer } from "./lib/proc.mjs";
+import { envelope } from "./lib/envelope.mjs";
+import { fmt, median, MiB, target } from "./lib/stats.mjs";
+
+const LIMIT = 32 * MiB;
+
+/** RSS once the process has settled: the lowest of a few samples, as GC may still be running. */
+async function settledRss(pid) {
+  const samples = [];
+  for (let i = 0; i < 5; i++) {
+    await sleep(100);
+    samples.push(rssBytes(pid));
+  }
+  return Math.min(...samples);
+}
+
+async function uploadGrowth(ingest, dsn, { size, count }, relay) {
+  const server = relay
+    ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin })
+    : await startServer({ SENTRY_DSN: dsn, SENTRY_TUNNEL_MAX_BYTES: String(256 * MiB) });
+  try {
+    // Warm the tunnel path (modules, upstream connection) so the baseline is a running server's.
+    const small = envelope(dsn, 1024);
+    for (let i = 0; i < 50; i++) {
+      const response = await fetch(`${server.origin}/monitoring?p=42`, { method: "POST", body: small });
+      await response.arrayBuffer();
+    }
+    const baseline = await settledRss(server.pid);
+    const sampler = sampleRss(server.pid, 50);
+    const result = await runWorker("upload-worker.mjs", { url: `${server.origin}/monitoring?p=42`, dsn, size, count });
+    const { peak, samples } = sampler.stop();
+    if (result.ok !== count) throw new Error(`uploads failed: ${JSON.stringify(result)}`);
+    return { growth: peak - baseline, baseline, peak, samples, seconds: result.seconds };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function leakCheck(dsn, { total, first, steps, connections }) {
+  const server = await startServer({ SENTRY_DSN: dsn });
+  const load = (amount) =>
+    runWorker("load-worker.mjs", { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections, amount });
+  try {
+    const points = [];
+    let done = 0;
+    for (const amount of [first, ...Array(steps).fill((total - first) / steps)]) {
+      const run = await load(amount);
+      done += run.requests;
+      points.push({ requests: done, rss: await settledRss(server.pid), rps: run.rps });
+    }
+    return points;
+  } finally {
+    await server.stop();
+  }
+}
+
+function slope(xy) {
+  const mx = xy.reduce((n, [x]) => n + x, 0) / xy.length;
+  const my = xy.reduce((n, [, y]) => n + y, 0) / xy.length;
+  const sxy = xy.reduce((n, [x, y]) => n + (x - mx) * (y - my), 0);
+  const sxx = xy.reduce((n, [x]) => n + (x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
+export async function memory({ rounds, leak }) {
+  const ingest = await startHelper("fake-ingest.mjs");
+  const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
+  try {
+    const rows = [];
+    const verdicts = [];
+    for (const [label, shape] of [
+      ["one 100 MiB envelope", { size: 100 * MiB, count: 1 }],
+      ["200 concurrent 1 MiB envelopes", { size: MiB, count: 200 }],
+    ]) {
+      const runs = [];
+      const relayRuns = [];
+      for (let round = 0; round < rounds; round++) {
+        runs.push(await uploadGrowth(ingest, dsn, shape));
+        relayRuns.push(await uploadGrowth(ingest, dsn, shape, true));
+      }
+      const growth = median(runs.map((r) => r.growth));
+      for (const [who, list] of [["ours", runs], ["bare relay (context)", relayRuns]]) rows.push([
+        `${label}, ${who}`,
+        fmt.mib(median(list.map((r) => r.baseline))),
+        fmt.mib(median(list.map((r) => r.peak))),
+        fmt.mib(median(list.map((r) => r.growth))),
+        list.map((r) => fmt.mib(r.growth)).join(" / "),
+        `${median(list.map((r) => r.seconds)).toFixed(2)} s`,
+      ]);
+      verdicts.push(target(`Memory: peak RSS growth, ${label} < 32 MiB`, growth < LIMIT, fmt.mib(growth)));
+    }
+
+    const points = await leakCheck(dsn, leak);
+    const first = points[0];
+    const last = points.at(-1);
+    // Least-squares slope after the first point: one noisy sample cannot make or hide a trend.
+    const trend = slope(points.slice(1).map((p) => [p.requests / 10_000, p.rss]));
+    rows.push([
+      `SSR leak check, ${fmt.int(last.requests)} requests`,
+      `${fmt.mib(first.rss)} after ${fmt.int(first.requests)}`,
+      `${fmt.mib(Math.max(...points.map((p) => p.rss)))}`,
+      fmt.mib(last.rss - first.rss),
+      points.map((p) => (p.rss / MiB).toFixed(0)).join(" → "),
+      `${fmt.int(median(points.map((p) => p.rps)))} req/s`,
+    ]);
+    verdicts.push(
+      target(
+        "Memory: RSS after 100k SSR requests vs after 1k, < 32 MiB and no upward trend",
+        last.rss - first.rss < LIMIT && trend < 1 * MiB,
+        `${fmt.mib(last.rss - first.rss)} growth; trend ${(trend / MiB).toFixed(2)} MiB per 10k requests`,
+      ),
+    );
+    return {
+      title: "3. Memory (server RSS)",
+      header: ["scenario", "RSS before", "RSS peak", "growth", "growth per run / RSS series (MiB)", "time"],
+      rows,
+      verdicts,
+      notes: [
+        `Uploads: a fresh server per run with SENTRY_DSN set and SENTRY_TUNNEL_MAX_BYTES=256 MiB, warmed with 50 small envelopes; RSS from /proc/<pid>/status every 50 ms; bodies generated in 64 KiB chunks by a separate client process, with Content-Length. Median of ${rounds} runs. The bare relay (floor-relay.mjs) gets the same uploads, for context: it shows what Node's streaming itself costs at this rate.`,
+        `Leak check: one fresh server with Sentry on, GET / with a browser User-Agent at ${leak.connections} connections; RSS read (lowest of 5 samples 100 ms apart) after the first ${fmt.int(leak.first)} requests and then every ${fmt.int((leak.total - leak.first) / leak.steps)}. "No upward trend": least-squares slope of the checkpoints after the first under 1 MiB per 10k requests. Run once (it is a trend, not a speed figure).`,
+      ],
+    };
+  } finally {
+    await ingest.stop();
+  }
+}

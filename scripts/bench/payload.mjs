@@ -1,0 +1,113 @@
+// Figure 4: bytes the browser fetches for `/`, from the build manifest, split by origin using
+// the metafile of an identical client rebuild (the production build does not keep its metafile).
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+import { manifestFromMetafile } from "../build/manifest.mjs";
+import { clientOptions } from "../build/options.mjs";
+import { sentrySourceMapsPlugin } from "../build/sentry-sourcemaps.mjs";
+import { OUT, ROOT } from "./lib/proc.mjs";
+import { fmt, target } from "./lib/stats.mjs";
+
+const LIMIT = 100 * 1024;
+const origin = (input) =>
+  /node_modules\/(react|react-dom|scheduler)\//.test(input) ? "react" : input.includes("node_modules/@sentry") ? "sentry" : "app";
+
+async function sizes(file) {
+  const bytes = await readFile(file);
+  return {
+    raw: bytes.length,
+    gzip: gzipSync(bytes, { level: 9 }).length,
+    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+export async function payload() {
+  const manifest = JSON.parse(await readFile(path.join(OUT, "manifest.json"), "utf8"));
+  const rebuildDir = path.join(OUT, "payload-rebuild");
+  await rm(rebuildDir, { recursive: true, force: true });
+  const { metafile } = await esbuild.build({
+    ...clientOptions({ outDir: rebuildDir, production: true }),
+    plugins: [sentrySourceMapsPlugin({ release: undefined, outDir: rebuildDir })],
+  });
+  // Content hashes differ between builds (the debug-id stubs are random per build), so each
+  // measured file is paired with the rebuilt output of the same name stem and byte size.
+  const stem = (file) => path.basename(file).replace(/-[A-Z0-9]{8}\.js$/, "");
+  const measured = new Map();
+  for (const [url, file] of Object.entries(manifest.files)) {
+    if (!url.endsWith(".js")) continue;
+    const raw = (await readFile(path.join(OUT, "client", file))).length;
+    measured.set(`${stem(url)}:${raw}`, url);
+  }
+  const urlOf = new Map();
+  const outputOf = new Map();
+  for (const [out, meta] of Object.entries(metafile.outputs)) {
+    if (!out.endsWith(".js")) continue;
+    // On disk, not meta.bytes: Sentry's plugin appends a debugId comment after esbuild is done.
+    const url = measured.get(`${stem(out)}:${(await readFile(path.resolve(ROOT, out))).length}`);
+    if (url) urlOf.set(out, url) && outputOf.set(url, meta);
+  }
+  const identical = urlOf.size === measured.size;
+
+  const group = async (urls) => {
+    const sum = { raw: 0, gzip: 0, brotli: 0, react: 0, sentry: 0, app: 0 };
+    for (const url of urls) {
+      const size = await sizes(path.join(OUT, "client", manifest.files[url]));
+      for (const k of ["raw", "gzip", "brotli"]) sum[k] += size[k];
+      const output = outputOf.get(url);
+      if (!output) continue;
+      const total = Object.values(output.inputs).reduce((n, i) => n + i.bytesInOutput, 0) || 1;
+      // Compressed bytes cannot be attributed exactly; each file's gzip size is shared pro rata.
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        sum[origin(input)] += (size.gzip * bytesInOutput) / total;
+      }
+    }
+    return sum;
+  };
+
+  const initialUrls = [manifest.entry.script, ...manifest.entry.modulePreloads];
+  // With a DSN the entry imports the Sentry chunk right after start; count it and what it imports.
+  const startUrls = new Set();
+  const visit = (out) => {
+    const url = urlOf.get(out);
+    if (!url || initialUrls.includes(url) || startUrls.has(url)) return;
+    startUrls.add(url);
+    for (const i of metafile.outputs[out].imports) if (i.kind === "import-statement") visit(i.path);
+  };
+  for (const i of outputOf.get(manifest.entry.script)?.imports ?? []) {
+    if (i.kind === "dynamic-import" && stem(i.path) === "error-reporting") visit(i.path);
+  }
+
+  // Sizes are read from the measured build; the rebuild only supplies the attribution.
+  const initial = await group(initialUrls);
+  const sentryChunk = await group([...startUrls]);
+  const css = await group(manifest.entry.styles);
+  const withSentry = Object.fromEntries(Object.keys(initial).map((k) => [k, initial[k] + sentryChunk[k]]));
+  const row = (label, s, split = true) => [
+    label,
+    fmt.kib(s.raw),
+    fmt.kib(s.gzip),
+    fmt.kib(s.brotli),
+    split ? `${fmt.kib(s.react)} / ${fmt.kib(s.sentry)} / ${fmt.kib(s.app)}` : "",
+  ];
+  return {
+    title: "4. Browser payload for /",
+    header: ["what", "raw", "gzip", "brotli", "gzip split: React / Sentry / app"],
+    rows: [
+      row(`initial JS: entry + ${manifest.entry.modulePreloads.length} modulepreloads`, initial),
+      row(`Sentry chunk fetched right after start with a DSN (${startUrls.size} files)`, sentryChunk),
+      row("JS at page load with Sentry on", withSentry),
+      row("CSS", css, false),
+    ],
+    verdicts: [
+      target("Payload: initial JS (entry + modulepreloads) <= 100 KiB gzip", initial.gzip <= LIMIT, fmt.kib(initial.gzip)),
+      target("Payload: JS at page load with Sentry on (incl. its deferred chunk) <= 100 KiB gzip", withSentry.gzip <= LIMIT, fmt.kib(withSentry.gzip)),
+    ],
+    notes: [
+      "gzip level 9 and brotli quality 11 with node:zlib. The split shares each file's gzip size among React (react, react-dom, scheduler), @sentry/* and the rest by esbuild's bytesInOutput.",
+      `The metafile comes from a client rebuild with the production options${identical ? ", each of whose outputs has the same name stem and byte size as one of the measured build's" : "; its outputs did NOT all match the measured build's sizes, so the split is approximate"}. ` +
+        "The entry's content hash changes on every build even without code changes: the Sentry debug-id stub in it is a random UUID.",
+    ],
+  };
+}

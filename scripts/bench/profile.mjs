@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// CPU profile of the server under one benchmark's load: `node scripts/bench/profile.mjs <scenario>`
+// with scenario ssr-off, ssr-on, ssr-floor, tunnel-1k, tunnel-100k, relay-1k, relay-100k or
+// startup-on. Run `npm run bench`
+// (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
+// hottest functions; the .cpuprofile is kept for Chrome DevTools.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
+
+const scenario = process.argv[2] ?? "ssr-off";
+const seconds = Number(process.argv[3] ?? 10);
+const dir = path.join(OUT, "profiles", `${scenario}-${Date.now()}`);
+
+const ingest = await startHelper("fake-ingest.mjs");
+const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
+const nodeFlags = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+const server =
+  scenario === "ssr-floor"
+    ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT }, { nodeFlags })
+    : scenario.startsWith("relay")
+      ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
+      : await startServer(scenario === "ssr-off" ? {} : { SENTRY_DSN: dsn }, { nodeFlags });
+const load = scenario.startsWith("ssr")
+  ? { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections: 100 }
+  : {
+      url: `${server.origin}/monitoring?p=42`,
+      method: "POST",
+      headers: { "content-type": "application/x-sentry-envelope" },
+      envelope: { dsn, size: scenario.endsWith("100k") ? 100 * 1024 : 1024 },
+      connections: 10,
+    };
+// Warm-up and measured run both count: the profile covers the whole process life.
+let requests = 1;
+if (scenario !== "startup-on") {
+  const warm = await runWorker("load-worker.mjs", { ...load, durationSec: 2 });
+  const run = await runWorker("load-worker.mjs", { ...load, durationSec: seconds });
+  requests = warm.requests + run.requests;
+  console.log(`${scenario}: ${Math.round(run.rps)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`);
+}
+await server.stop();
+await ingest.stop();
+
+const file = path.join(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+const profile = JSON.parse(readFileSync(file, "utf8"));
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map();
+const dt = profile.timeDeltas;
+for (let i = 0; i < profile.samples.length; i++) {
+  const node = byId.get(profile.samples[i]);
+  self.set(node, (self.get(node) ?? 0) + (dt[i] ?? 0));
+}
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+
+function bucket({ callFrame: { url, functionName } }) {
+  if (!url) return functionName; // (garbage collector), (program), (idle), native
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (url.includes("outpost-bench/")) return "app (built src/)";
+  if (pkg) return pkg[1];
+  if (url.startsWith("node:")) return "node: internals";
+  return url;
+}
+const add = (map, key, us) => map.set(key, (map.get(key) ?? 0) + us);
+const packages = new Map();
+const functions = new Map();
+for (const [node, us] of self) {
+  add(packages, bucket(node), us);
+  const { functionName, url, lineNumber } = node.callFrame;
+  add(functions, `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*outpost-bench\//, "")}:${lineNumber + 1}`, us);
+}
+const print = (title, map, n) => {
+  console.log(`\n${title}`);
+  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) {
+    const perRequest = `${(us / requests).toFixed(1).padStart(6)} µs/req`;
+    console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms ${perRequest}  ${key.slice(0, 140)}`);
+  }
+};
+print(`self time by package (${(total / 1e6).toFixed(1)} s sampled, ${requests} requests): ${file}`, packages, 20);
+print("hottest functions (self time)", functions, 30);

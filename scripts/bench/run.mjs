@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `npm run bench`: builds the production server, runs every figure against its floor, prints
+// PASS/MISS per target and writes the table to BENCHMARKS.md.
+//   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
+//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup (file left alone)
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+import path from "node:path";
+import { memory } from "./memory.mjs";
+import { payload } from "./payload.mjs";
+import { OUT_REL, ROOT } from "./lib/proc.mjs";
+import { renderResults, writeBenchmarks } from "./lib/report.mjs";
+import { ssr } from "./ssr.mjs";
+import { startup } from "./startup.mjs";
+import { tunnel } from "./tunnel.mjs";
+
+const quick = process.argv.includes("--quick");
+const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+// A benchmark build never uploads source maps, whatever the shell has set.
+delete process.env.SENTRY_AUTH_TOKEN;
+
+const speed = quick ? { rounds: 1, warmupSec: 1, durationSec: 3 } : { rounds: 3, warmupSec: 3, durationSec: 10 };
+const settings = {
+  ssr: { connections: [10, 100], ...speed },
+  tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed },
+  memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
+  payload: {},
+  startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
+};
+const groups = { ssr, tunnel, memory, payload, startup };
+
+const started = Date.now();
+console.log("building the production server (node scripts/build.mjs) ...");
+execFileSync(process.execPath, ["scripts/build.mjs"], {
+  cwd: ROOT,
+  env: { PATH: process.env.PATH, OUTPOST_OUT_DIR: OUT_REL },
+  stdio: "inherit",
+});
+
+const results = [];
+for (const [name, run] of Object.entries(groups)) {
+  if (only && !only.includes(name)) continue;
+  console.log(`\n== ${name} ==`);
+  results.push(await run(settings[name]));
+}
+
+const describe = `SSR: GET / with a browser User-Agent (Chrome 124 on Linux), ${settings.ssr.connections.join(" and ")} connections, ` +
+  `${speed.warmupSec} s warm-up + ${speed.durationSec} s measured, ${speed.rounds} runs. ` +
+  `Tunnel: ${settings.tunnel.connections} connections, same timing. Servers: production build (\`node scripts/build.mjs\` into ${OUT_REL}/), ` +
+  "`node --enable-source-maps --import ./…/instrument.js ./…/index.js`, NODE_ENV=production, LOG_LEVEL=warn, SENTRY_TUNNEL_RATE_LIMIT=0; " +
+  "Sentry on = SENTRY_DSN pointing at the local fake ingest, SENTRY_TRACES_SAMPLE_RATE unset (0). autocannon 9, pipelining 1.";
+const markdown = renderResults({
+  meta: {
+    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model.trim() ?? "unknown",
+    os: `${os.type()} ${os.release()}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    minutes: ((Date.now() - started) / 60_000).toFixed(1),
+  },
+  settings: describe,
+  groups: results,
+});
+console.log(`\n${markdown}`);
+if (!quick && !only) {
+  writeBenchmarks(path.join(ROOT, "BENCHMARKS.md"), markdown);
+  console.log("wrote BENCHMARKS.md");
+}

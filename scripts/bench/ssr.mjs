@@ -1,0 +1,79 @@
+// Figure 1: SSR throughput and latency for GET /, ours (Sentry off and on) against the floor.
+import { buildFloorTree } from "./lib/floor-tree.mjs";
+import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
+import { fmt, medianRun, target } from "./lib/stats.mjs";
+
+// Nonces, timestamps and trace ids differ per request; everything else must not.
+const normalise = (html) =>
+  html
+    .replace(/nonce="[^"]+"/g, 'nonce=""')
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>")
+    .replace(/<meta name="(sentry-trace|baggage)"[^>]*>/g, "")
+    .replace(/,"traceMeta":\{[^}]*\}/, ',"traceMeta":{}')
+    .replace(/"sentryDsn":"[^"]*"/, '"sentryDsn":null');
+
+export async function ssr({ connections, rounds, warmupSec, durationSec }) {
+  await buildFloorTree();
+  const ingest = await startHelper("fake-ingest.mjs");
+  const targets = {
+    floor: await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT }),
+    "ours, Sentry off": await startServer(),
+    "ours, Sentry on": await startServer({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` }),
+  };
+  try {
+    const sizes = {};
+    for (const [name, proc] of Object.entries(targets)) {
+      const response = await fetch(`${proc.origin}/`, { headers: { "user-agent": BROWSER_UA } });
+      sizes[name] = await response.text();
+    }
+    const same = normalise(sizes.floor) === normalise(sizes["ours, Sentry off"]);
+    const sameOn = normalise(sizes.floor) === normalise(sizes["ours, Sentry on"]);
+
+    const results = {};
+    for (const conns of connections) {
+      // Rounds interleave the servers, so drift on the shared machine hits all of them alike.
+      const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+      for (let round = 0; round < rounds; round++) {
+        for (const [name, proc] of Object.entries(targets)) {
+          runs[name].push(
+            await runWorker("load-worker.mjs", {
+              url: `${proc.origin}/`,
+              headers: { "user-agent": BROWSER_UA },
+              connections: conns,
+              warmupSec,
+              durationSec,
+            }),
+          );
+        }
+      }
+      for (const name of Object.keys(targets)) results[`${name}|${conns}`] = medianRun(runs[name]);
+    }
+
+    const rows = [];
+    const verdicts = [];
+    for (const conns of connections) {
+      const floor = results[`floor|${conns}`];
+      for (const name of Object.keys(targets)) {
+        const r = results[`${name}|${conns}`];
+        rows.push([name, conns, fmt.int(r.rps), fmt.ms(r.p50), fmt.ms(r.p99), fmt.x(r.rps / floor.rps), r.runs.join(" / "), r.failures]);
+      }
+      for (const [name, min] of [["ours, Sentry off", 0.85], ["ours, Sentry on", 0.75]]) {
+        const ratio = results[`${name}|${conns}`].rps / floor.rps;
+        verdicts.push(target(`SSR ${name}, ${conns} connections >= ${min} × floor`, ratio >= min, fmt.x(ratio)));
+      }
+    }
+    return {
+      title: "1. SSR: GET /",
+      header: ["server", "connections", "req/s", "p50 ms", "p99 ms", "× floor", "req/s per run", "failed"],
+      rows,
+      verdicts,
+      notes: [
+        `Response bodies: floor ${sizes.floor.length} B, ours with Sentry off ${sizes["ours, Sentry off"].length} B, with Sentry on ${sizes["ours, Sentry on"].length} B (sentry-trace and baggage meta tags, DSN in the config). ` +
+          `Identical to the floor once nonces and timestamps are normalised: Sentry off ${same ? "yes" : "NO"}; Sentry on, also without trace tags and DSN, ${sameOn ? "yes" : "NO"}.`,
+        "The floor sends only Content-Type and Cache-Control; ours adds the CSP and security headers.",
+      ],
+    };
+  } finally {
+    await Promise.all([...Object.values(targets), ingest].map((proc) => proc.stop()));
+  }
+}
