@@ -1,5 +1,5 @@
 // Figure 3: the server's RSS while big envelopes stream through, and over 100k SSR requests.
-import { BROWSER_UA, rssBytes, runWorker, sampleRss, sleep, startHelper, startServer } from "./lib/proc.mjs";
+import { BROWSER_UA, freePort, rssBytes, runWorker, sampleRss, sleep, startHelper, startServer } from "./lib/proc.mjs";
 import { envelope } from "./lib/envelope.mjs";
 import { fmt, median, MiB, target } from "./lib/stats.mjs";
 
@@ -37,8 +37,15 @@ async function uploadGrowth(ingest, dsn, { size, count }, relay) {
   }
 }
 
+// V8's heap size from the server's own Prometheus metrics: tells heap growth from native memory.
+async function heapTotal(metricsPort) {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  return Number(/^nodejs_heap_size_total_bytes(?:\{[^}]*\})? (\S+)/m.exec(text)?.[1]);
+}
+
 async function leakCheck(dsn, { total, first, steps, connections }) {
-  const server = await startServer({ SENTRY_DSN: dsn });
+  const metricsPort = await freePort();
+  const server = await startServer({ SENTRY_DSN: dsn, METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1" });
   const load = (amount) =>
     runWorker("load-worker.mjs", { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections, amount });
   try {
@@ -47,7 +54,7 @@ async function leakCheck(dsn, { total, first, steps, connections }) {
     for (const amount of [first, ...Array(steps).fill((total - first) / steps)]) {
       const run = await load(amount);
       done += run.requests;
-      points.push({ requests: done, rss: await settledRss(server.pid), rps: run.rps });
+      points.push({ requests: done, rss: await settledRss(server.pid), heap: await heapTotal(metricsPort), rps: run.rps });
     }
     return points;
   } finally {
@@ -103,6 +110,14 @@ export async function memory({ rounds, leak }) {
       fmt.mib(last.rss - first.rss),
       points.map((p) => (p.rss / MiB).toFixed(0)).join(" → "),
       `${fmt.int(median(points.map((p) => p.rps)))} req/s`,
+    ]);
+    rows.push([
+      "same run, V8 heap total",
+      fmt.mib(first.heap),
+      fmt.mib(Math.max(...points.map((p) => p.heap))),
+      fmt.mib(last.heap - first.heap),
+      points.map((p) => (p.heap / MiB).toFixed(0)).join(" → "),
+      "",
     ]);
     verdicts.push(
       target(

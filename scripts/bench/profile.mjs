@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CPU profile of the server under one benchmark's load: `node scripts/bench/profile.mjs <scenario>`
-// with scenario ssr-off, ssr-on, ssr-floor, tunnel-1k, tunnel-100k, relay-1k, relay-100k or
-// startup-on. Run `npm run bench`
+// with scenario ssr-off, ssr-on, ssr-floor, tunnel-1k, tunnel-100k, relay-1k, relay-100k,
+// startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
 // hottest functions; the .cpuprofile is kept for Chrome DevTools.
 import { readdirSync, readFileSync } from "node:fs";
@@ -10,7 +10,8 @@ import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc
 
 const scenario = process.argv[2] ?? "ssr-off";
 const seconds = Number(process.argv[3] ?? 10);
-const dir = path.join(OUT, "profiles", `${scenario}-${Date.now()}`);
+// Beside the build, not in it: every bench build empties its own directory.
+const dir = path.join(`${OUT}-profiles`, `${scenario}-${Date.now()}`);
 
 const ingest = await startHelper("fake-ingest.mjs");
 const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
@@ -20,7 +21,7 @@ const server =
     ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT }, { nodeFlags })
     : scenario.startsWith("relay")
       ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
-      : await startServer(scenario === "ssr-off" ? {} : { SENTRY_DSN: dsn }, { nodeFlags });
+      : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn }, { nodeFlags });
 const load = scenario.startsWith("ssr")
   ? { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections: 100 }
   : {
@@ -32,7 +33,7 @@ const load = scenario.startsWith("ssr")
     };
 // Warm-up and measured run both count: the profile covers the whole process life.
 let requests = 1;
-if (scenario !== "startup-on") {
+if (!scenario.startsWith("startup")) {
   const warm = await runWorker("load-worker.mjs", { ...load, durationSec: 2 });
   const run = await runWorker("load-worker.mjs", { ...load, durationSec: seconds });
   requests = warm.requests + run.requests;
@@ -41,7 +42,8 @@ if (scenario !== "startup-on") {
 await server.stop();
 await ingest.stop();
 
-const file = path.join(dir, readdirSync(dir).find((f) => f.endsWith(".cpuprofile")));
+// One file per thread; thread 0 is the main one (Sentry's ESM hooks add a loader thread).
+const file = path.join(dir, readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort()[0]);
 const profile = JSON.parse(readFileSync(file, "utf8"));
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map();
