@@ -37,12 +37,16 @@ export function createApp(deps: AppDependencies): Koa {
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
 
-  const reportError = (error: unknown, ctx: Context) => {
+  const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
-    deps.monitoring?.captureError(error);
   };
+  // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
     logger.error({ err: error, method: ctx?.method }, "request error");
+    if (!ctx || (error as { expose?: unknown })?.expose) return;
+    const report = deps.monitoring?.forRequest(ctx.req);
+    report?.nameRoute(ctx.method, typeof ctx.state.routeLabel === "string" ? ctx.state.routeLabel : "unmatched");
+    report?.captureError(error);
   });
 
   app.use(requestLog(logger, deps.observeRequest));
@@ -60,7 +64,7 @@ export function createApp(deps: AppDependencies): Koa {
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       entry: deps.assets.manifest.entry,
       runtimeConfig: runtimeConfig(env),
-      reportError,
+      logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
     }),

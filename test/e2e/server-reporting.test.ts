@@ -61,6 +61,18 @@ describe("server error reporting through @sentry/node", () => {
     expect(newEvents.map((item) => exceptionOf(item.payload).value)).toEqual(["diagnostic server error"]);
   });
 
+  it("gives each reported request its own trace, and adds no trace tags to documents without tracing", async () => {
+    const traces = eventsWithMessage(ingest, "diagnostic server error").map(
+      (event) => (event.payload as { contexts?: { trace?: { trace_id?: string } } }).contexts?.trace?.trace_id,
+    );
+    expect(traces.length).toBeGreaterThanOrEqual(2);
+    for (const trace of traces) expect(trace).toMatch(/^[0-9a-f]{32}$/);
+    expect(new Set(traces).size).toBe(traces.length);
+    const html = await (await fetch(`${server.url}/`)).text();
+    expect(html).not.toContain('name="sentry-trace"');
+    expect(html).not.toContain('name="baggage"');
+  });
+
   it("puts environment and release on events", () => {
     const [event] = eventsWithMessage(ingest, "diagnostic render error");
     expect(event?.payload.environment).toBe("production");

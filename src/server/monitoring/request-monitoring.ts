@@ -1,16 +1,30 @@
+import type { IncomingMessage } from "node:http";
+import { generateTraceId, httpRequestToRequestData } from "@sentry/core";
 import * as Sentry from "@sentry/node";
 import { transactionName } from "../../shared/sentry/reporting-rules";
 
-/** What the renderer tells error reporting about a request. */
-export interface RequestMonitoring {
-  /** Names the transaction and the scope by route pattern, never by raw URL. */
+/** What the server tells error reporting about one request. */
+export interface RequestReport {
+  /** Names the transaction and the error events by route pattern, never by raw URL. */
   nameRoute(method: string, route: string): void;
+  /** A real error while answering this request; the visitor got an error page. */
   captureError(error: unknown): void;
   /** sentry-trace and baggage for the document head, so the browser continues this trace. */
   traceMeta(): Record<string, string>;
 }
 
-export const sentryRequestMonitoring: RequestMonitoring = {
+export interface RequestMonitoring {
+  forRequest(req: IncomingMessage): RequestReport;
+}
+
+// Handled: the visitor got the error page.
+const MECHANISM = { type: "outpost.render", handled: true } as const;
+
+/**
+ * With tracing on, @sentry/node's HTTP integration gives every request its own isolation
+ * scope and server span; this names them and reads the trace from them.
+ */
+const tracedRequest: RequestReport = {
   nameRoute(method, route) {
     const name = transactionName(method, route);
     Sentry.getIsolationScope().setTransactionName(name);
@@ -18,8 +32,7 @@ export const sentryRequestMonitoring: RequestMonitoring = {
     if (span) Sentry.updateSpanName(Sentry.getRootSpan(span), name);
   },
   captureError(error) {
-    // Handled: the visitor got the error page; the request scope supplies the request data.
-    Sentry.captureException(error, { mechanism: { type: "outpost.render", handled: true } });
+    Sentry.captureException(error, { mechanism: MECHANISM });
   },
   traceMeta() {
     const data = Sentry.getTraceData();
@@ -29,6 +42,43 @@ export const sentryRequestMonitoring: RequestMonitoring = {
     return meta;
   },
 };
+
+/**
+ * With tracing off the SDK does no work per request (its HTTP integration is not installed:
+ * scope cloning and trace continuation cost as much as the render). The request's context is
+ * put together only when an error is captured, with a trace of its own. No trace meta tags:
+ * the browser reads them only when it traces too.
+ */
+class ErrorOnlyRequest implements RequestReport {
+  #name: string | undefined;
+  readonly #req: IncomingMessage;
+
+  constructor(req: IncomingMessage) {
+    this.#req = req;
+  }
+
+  nameRoute(method: string, route: string): void {
+    this.#name = transactionName(method, route);
+  }
+
+  captureError(error: unknown): void {
+    Sentry.withScope((scope) => {
+      if (this.#name) scope.setTransactionName(this.#name);
+      // The same shape the HTTP integration records; requestData filters it by dataCollection.
+      scope.setSDKProcessingMetadata({ normalizedRequest: httpRequestToRequestData(this.#req) });
+      scope.setPropagationContext({ traceId: generateTraceId(), sampleRand: Math.random() });
+      Sentry.captureException(error, { mechanism: MECHANISM });
+    });
+  }
+
+  traceMeta(): Record<string, string> {
+    return {};
+  }
+}
+
+export function createRequestMonitoring({ tracing }: { tracing: boolean }): RequestMonitoring {
+  return tracing ? { forRequest: () => tracedRequest } : { forRequest: (req) => new ErrorOnlyRequest(req) };
+}
 
 /** Sends what is queued, bounded: called once the server has drained. */
 export async function flushErrorReports(timeoutMs: number): Promise<void> {

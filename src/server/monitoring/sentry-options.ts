@@ -16,13 +16,14 @@ export function initSentry(env: Env): void {
 
 export function sentryOptions(env: Env): Sentry.NodeOptions {
   const untraced = untracedPaths(env.SENTRY_TUNNEL_PATH);
+  const tracing = env.SENTRY_TRACES_SAMPLE_RATE > 0;
   return {
     dsn: env.SENTRY_DSN,
     environment: sentryEnvironment(env),
     release: sentryRelease(env),
     // A sample rate of 0 still costs most of tracing's overhead; leaving it unset switches
     // tracing off entirely (errors still carry trace ids for linking).
-    ...(env.SENTRY_TRACES_SAMPLE_RATE > 0 ? { tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE } : {}),
+    ...(tracing ? { tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE } : {}),
     // Static lifecycle: the transaction is judged when it ends, by its final route name,
     // which is what lets the not-found rule drop it (span streaming judges at span start).
     traceLifecycle: "static",
@@ -32,7 +33,10 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
     // upstream requests must carry only the headers the tunnel chooses. (No fetch/undici
     // integration either, for the same reason.)
     tracePropagationTargets: [],
-    // Only what the app uses, to keep the SDK's per-request cost small.
+    // Only what the app uses, to keep the SDK's per-request cost small. Koa's integration is
+    // left out: its middleware spans need load-time module hooks (slow to start on Node 20),
+    // and app errors are captured by the app itself (app.ts).
+    enableRuntimeChannelInjection: false,
     defaultIntegrations: false,
     integrations: [
       Sentry.eventFiltersIntegration(),
@@ -40,12 +44,17 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
       Sentry.linkedErrorsIntegration(),
       Sentry.dedupeIntegration(),
       Sentry.requestDataIntegration(),
-      Sentry.httpIntegration({
-        ignoreIncomingRequests: (urlPath) => untraced.test(urlPath),
-        // One session per request would double the envelopes for no use here.
-        sessions: false,
-      }),
-      Sentry.koaIntegration(),
+      // Per-request scopes and server spans, only where there are spans to record: without
+      // tracing, request-monitoring.ts attaches the request to an error when one is captured.
+      ...(tracing
+        ? [
+            Sentry.httpIntegration({
+              ignoreIncomingRequests: (urlPath) => untraced.test(urlPath),
+              // One session per request would double the envelopes for no use here.
+              sessions: false,
+            }),
+          ]
+        : []),
       Sentry.onUncaughtExceptionIntegration(),
       Sentry.onUnhandledRejectionIntegration(),
       Sentry.contextLinesIntegration(),

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { isbot } from "isbot";
 import type { Context, Middleware } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
@@ -11,11 +10,12 @@ import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/request-log";
 import { contentSecurityPolicy } from "../http/security-headers";
-import { streamResponse } from "../http/stream-response";
-import type { RequestMonitoring } from "../monitoring/request-monitoring";
+import { pipeResponse } from "../http/stream-response";
+import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
 import { documentPayload } from "./document-payload";
+import { isCrawler } from "./is-crawler";
 import { errorOutcome, type PageOutcome, resolvePage } from "./resolve-page";
-import { type StartedStream, streamDocument } from "./stream-document";
+import { type StartedRender, streamDocument } from "./stream-document";
 
 export interface PageHandlerOptions {
   routes: readonly RouteDefinition[];
@@ -25,8 +25,8 @@ export interface PageHandlerOptions {
   renderTimeoutMs: number;
   entry: BuildManifest["entry"];
   runtimeConfig: RuntimeConfig;
-  /** Every real error (not the signals), logged and reported exactly once. */
-  reportError: (error: unknown, ctx: Context) => void;
+  /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
+  logError: (error: unknown, ctx: Context) => void;
   monitoring?: RequestMonitoring;
   observeRender?: (route: string, seconds: number) => void;
 }
@@ -42,13 +42,17 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       return;
     }
     const match = findRoute(options.routes, ctx.path, { diagnostics: options.diagnostics });
+    const report = options.monitoring?.forRequest(ctx.req);
     const labelRoute = (route: string) => {
       setRouteLabel(ctx.state, route);
-      options.monitoring?.nameRoute(ctx.method, route);
+      report?.nameRoute(ctx.method, route);
       return route;
     };
     let routeLabel = labelRoute(match?.route.path ?? NOT_FOUND_ROUTE);
-    const onError = (error: unknown) => options.reportError(error, ctx);
+    const onError = (error: unknown) => {
+      options.logError(error, ctx);
+      report?.captureError(error);
+    };
     const outcome = await resolvePage(match, ctx.URL, {
       exposeErrors: options.exposeErrors,
       onError,
@@ -63,39 +67,38 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     }
     const started = performance.now();
     const nonce = randomBytes(16).toString("base64");
-    const stream = await startDocument(ctx, { ...outcome, route: routeLabel }, nonce, options, onError);
-    if (!stream) return;
+    const render = await startDocument(ctx, { ...outcome, route: routeLabel }, { nonce, options, report, onError });
+    if (!render) return;
     if (ctx.method === "HEAD") {
       // The status and headers are known once the shell is; the body is not wanted.
-      stream.cancel();
-      stream.body.destroy();
+      render.cancel();
       return;
     }
-    stream.body.once("finish", () =>
-      options.observeRender?.(routeLabel, (performance.now() - started) / 1000),
-    );
+    ctx.res.once("finish", () => options.observeRender?.(routeLabel, (performance.now() - started) / 1000));
     // A visitor who leaves mid-stream should not keep React rendering for nobody.
-    streamResponse(ctx, stream.body, stream.cancel);
+    pipeResponse(ctx, render.pipe, render.cancel);
   };
+}
+
+/** What one render needs besides the page: fixed per request. */
+interface RenderContext {
+  nonce: string;
+  options: PageHandlerOptions;
+  report: RequestReport | undefined;
+  onError: (error: unknown) => void;
 }
 
 /**
  * Renders the page, or the error page when the shell fails (its error was already
  * reported through onError), or plain text when even that fails.
  */
-async function startDocument(
-  ctx: Context,
-  outcome: PageResult,
-  nonce: string,
-  options: PageHandlerOptions,
-  onError: (error: unknown) => void,
-): Promise<StartedStream | null> {
+async function startDocument(ctx: Context, outcome: PageResult, context: RenderContext): Promise<StartedRender | null> {
   try {
-    return await render(ctx, outcome, nonce, options, onError);
+    return await render(ctx, outcome, context);
   } catch (shellError) {
     try {
-      const errorPage = { ...errorOutcome(shellError, options.exposeErrors), route: outcome.route } as PageResult;
-      return await render(ctx, errorPage, nonce, options, onError);
+      const errorPage = { ...errorOutcome(shellError, context.options.exposeErrors), route: outcome.route } as PageResult;
+      return await render(ctx, errorPage, context);
     } catch {
       ctx.status = 500;
       ctx.type = "text/plain";
@@ -108,30 +111,20 @@ async function startDocument(
 async function render(
   ctx: Context,
   outcome: PageResult,
-  nonce: string,
-  options: PageHandlerOptions,
-  onError: (error: unknown) => void,
-): Promise<StartedStream> {
-  const payload = documentPayload(
-    outcome,
-    options.entry,
-    options.runtimeConfig,
-    options.monitoring?.traceMeta() ?? {},
-  );
-  const stream = await streamDocument(
-    createElement(App, { payload, routes: options.routes }),
-    {
-      nonce,
-      bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
-      bootstrapModules: [options.entry.script],
-      waitForAll: isbot(ctx.get("user-agent")),
-      timeoutMs: options.renderTimeoutMs,
-      onError,
-    },
-  );
+  { nonce, options, report, onError }: RenderContext,
+): Promise<StartedRender> {
+  const payload = documentPayload(outcome, options.entry, options.runtimeConfig, report?.traceMeta() ?? {});
+  const started = await streamDocument(createElement(App, { payload, routes: options.routes }), {
+    nonce,
+    bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
+    bootstrapModules: [options.entry.script],
+    waitForAll: isCrawler(ctx.get("user-agent")),
+    timeoutMs: options.renderTimeoutMs,
+    onError,
+  });
   ctx.status = outcome.status;
   ctx.type = "text/html; charset=utf-8";
   ctx.set("Cache-Control", "no-cache");
   ctx.set("Content-Security-Policy", contentSecurityPolicy(nonce));
-  return stream;
+  return started;
 }

@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import type { Writable } from "node:stream";
 import type { ReactNode } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 
@@ -13,8 +13,9 @@ export interface StreamOptions {
   onError: (error: unknown) => void;
 }
 
-export interface StartedStream {
-  body: PassThrough;
+export interface StartedRender {
+  /** Streams the document into the response and ends it. */
+  pipe: (destination: Writable) => void;
   /** Stops rendering because nobody wants the rest (visitor gone, HEAD): not an error. */
   cancel: () => void;
 }
@@ -23,11 +24,12 @@ export interface StartedStream {
  * Starts a streaming render and resolves once there is something to send: the shell
  * (or everything, for crawlers). Rejects with the error when the shell itself fails, so the
  * caller can still answer 500. The timeout aborts a render that never finishes, and is
- * cleared as soon as the stream ends: a pending timer would keep the whole tree in memory.
+ * cleared as soon as the response ends: a pending timer would keep the whole tree in memory.
+ * React writes straight into the response (no intermediate stream), so the last chunk and
+ * the end of the response leave in one socket write.
  */
-export function streamDocument(element: ReactNode, options: StreamOptions): Promise<StartedStream> {
+export function streamDocument(element: ReactNode, options: StreamOptions): Promise<StartedRender> {
   return new Promise((resolve, reject) => {
-    const body = new PassThrough();
     let settled = false;
     let cancelled = false;
     const timer = setTimeout(
@@ -35,17 +37,18 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
       options.timeoutMs,
     );
     const stopTimer = () => clearTimeout(timer);
-    body.once("finish", stopTimer);
-    body.once("close", stopTimer);
 
     const start = () => {
       if (settled) return;
       settled = true;
-      pipe(body);
       resolve({
-        body,
+        pipe: (destination) => {
+          destination.once("close", stopTimer);
+          pipe(destination);
+        },
         cancel: () => {
           cancelled = true;
+          stopTimer();
           abort();
         },
       });

@@ -7,14 +7,31 @@ const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 const captured: unknown[] = [];
 const named: string[] = [];
 const monitoring: RequestMonitoring = {
-  nameRoute: (method, route) => named.push(`${method} ${route}`),
-  captureError: (error) => captured.push(error),
-  traceMeta: () => ({ "sentry-trace": "0123456789abcdef0123456789abcdef-0123456789abcdef" }),
+  forRequest: () => ({
+    nameRoute: (method, route) => named.push(`${method} ${route}`),
+    captureError: (error) => captured.push(error),
+    traceMeta: () => ({ "sentry-trace": "0123456789abcdef0123456789abcdef-0123456789abcdef" }),
+  }),
 };
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp({}, { routes: testRoutes, monitoring });
+  app = await startTestApp(
+    {},
+    {
+      routes: testRoutes,
+      monitoring,
+      // An error outside the renderer: Koa answers 500 and emits it on the app.
+      extraMiddleware: [
+        async (ctx, next) => {
+          if (ctx.path === "/test/bad-request") ctx.throw(400, "bad request");
+          if (ctx.path !== "/test/broken-middleware") return next();
+          ctx.state.routeLabel = "/test/broken-middleware";
+          throw new Error("middleware failure");
+        },
+      ],
+    },
+  );
 });
 afterAll(() => app.close());
 
@@ -54,5 +71,21 @@ it("reports nothing for HEAD, whose render is cut short on purpose", async () =>
   const response = await fetch(`${app.url}/test/late`, { method: "HEAD", headers: { "user-agent": BROWSER_UA } });
   expect(response.status).toBe(200);
   await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(captured).toEqual([]);
+});
+
+it("reports an error thrown outside the renderer once, named by route, and not a client error", async () => {
+  captured.length = 0;
+  named.length = 0;
+  const response = await fetch(`${app.url}/test/broken-middleware`);
+  expect(response.status).toBe(500);
+  await response.text();
+  expect(captured.map((error) => (error as Error).message)).toEqual(["middleware failure"]);
+  expect(named).toEqual(["GET /test/broken-middleware"]);
+  // A request Koa rejects as the client's fault (expose) is no error to report.
+  captured.length = 0;
+  const bad = await fetch(`${app.url}/test/bad-request`);
+  expect(bad.status).toBe(400);
+  await bad.text();
   expect(captured).toEqual([]);
 });
