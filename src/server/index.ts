@@ -48,7 +48,7 @@ const app = createApp({
   assets: loadAssets(distDir),
   readiness,
   tunnel,
-  monitoring: reporting?.sentryRequestMonitoring,
+  monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs }) =>
     metrics.httpRequestDuration.observe({ method, route, status }, durationMs / 1000),
   observeRender: (route, seconds) => metrics.ssrRenderDuration.observe({ route }, seconds),
