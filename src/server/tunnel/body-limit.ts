@@ -13,10 +13,18 @@ export class ClientBody {
   failure: BodyFailure | undefined;
   readonly #source: AsyncIterator<Buffer>;
   readonly #maxBytes: number;
+  readonly #declaredBytes: number | undefined;
 
-  constructor(request: Readable, maxBytes: number) {
+  /** `declaredBytes`: the request's Content-Length, which Node's parser holds the body to. */
+  constructor(request: Readable, maxBytes: number, declaredBytes?: number) {
     this.#source = request.iterator({ destroyOnReturn: false });
     this.#maxBytes = maxBytes;
+    this.#declaredBytes = declaredBytes;
+  }
+
+  /** Every byte the client declared has been read: nothing more will arrive. */
+  get receivedAll(): boolean {
+    return this.#declaredBytes !== undefined && this.bytes === this.#declaredBytes;
   }
 
   /** The next chunk, or undefined at the end of the body. */

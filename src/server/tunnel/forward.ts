@@ -23,6 +23,8 @@ const REQUEST_HEADERS = ["content-type", "content-encoding", "content-length"] a
 const RESPONSE_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "ETIMEDOUT"]);
 const EMPTY_BODY_STATUSES = new Set([204, 205, 304]);
+// Answers up to this size are read whole and sent in one write rather than streamed.
+const SMALL_ANSWER_BYTES = 16 * 1024;
 
 function upstreamHeaders(ctx: Context): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -54,7 +56,23 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
   return [502, "upstream_unreachable", "Sentry ingest unreachable", logFields];
 }
 
-/** Streams the envelope (peeked chunks, then the rest) to the ingest and its answer back. */
+/**
+ * The upstream request body. An envelope that arrived whole while its header was read (most
+ * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first.
+ */
+async function upstreamBody(body: ClientBody, head: readonly Buffer[], onUploadError: () => void) {
+  if (body.receivedAll) {
+    await body.release();
+    return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
+  }
+  const stream = body.toStream(head);
+  // Always listened to: undici detaches its own listener once the upload is done, and an
+  // unhandled stream error would take the process down.
+  stream.on("error", onUploadError);
+  return stream;
+}
+
+/** Sends the envelope to the ingest and its answer back. */
 export async function forward(
   ctx: Context,
   config: ForwardConfig,
@@ -62,11 +80,8 @@ export async function forward(
   body: ClientBody,
   head: readonly Buffer[],
 ): Promise<void> {
-  const requestBody = body.toStream(head);
   let response: Dispatcher.ResponseData | undefined;
-  // Always listened to: undici detaches its own listener once the upload is done, and an
-  // unhandled stream error would take the process down.
-  requestBody.on("error", () => {
+  const requestBody = await upstreamBody(body, head, () => {
     // Before the answer, the pending request rejects and is answered below; errors that are not
     // the client's surface on the response body, which Koa handles.
     if (!response || !body.failure) return;
@@ -89,7 +104,7 @@ export async function forward(
       bodyTimeout: config.bodyTimeoutMs,
     });
   } catch (error) {
-    requestBody.destroy();
+    if (!Buffer.isBuffer(requestBody)) requestBody.destroy();
     config.reject(ctx, ...failureOf(config, body, error));
     return;
   }
@@ -108,7 +123,27 @@ export async function forward(
     ctx.body = null;
     return;
   }
-  // An ingest failing mid-answer ends the client response; a client going away destroys this
-  // stream and so the upstream request.
+  await relayAnswer(ctx, response);
+}
+
+/**
+ * A short answer of known length (the ingest's usual `{"id":…}`) is read and sent in one
+ * write; anything else streams. An ingest failing mid-answer ends the client response; a
+ * client going away destroys the stream and so the upstream request.
+ */
+async function relayAnswer(ctx: Context, response: Dispatcher.ResponseData): Promise<void> {
+  const length = Number(response.headers["content-length"]);
+  if (length >= 0 && length <= SMALL_ANSWER_BYTES) {
+    try {
+      ctx.body = Buffer.from(await response.body.arrayBuffer());
+      return;
+    } catch {
+      // Fewer bytes than announced, or the ingest cut the answer: the status is already
+      // chosen, so the client's response is cut too.
+      ctx.res.destroy();
+      ctx.respond = false;
+      return;
+    }
+  }
   streamResponse(ctx, response.body);
 }

@@ -74,12 +74,13 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
   }
   const query = parseTunnelQuery(ctx.querystring);
   if (!query.ok) return config.reject(ctx, 400, "malformed", query.detail);
-  const declared = ctx.req.headers["content-length"];
-  if (declared !== undefined && Number(declared) > config.maxBytes) {
+  const declaredHeader = ctx.req.headers["content-length"];
+  const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
+  if (declared !== undefined && declared > config.maxBytes) {
     return config.reject(ctx, 413, "too_large", `envelope larger than ${config.maxBytes} bytes`);
   }
 
-  const body = new ClientBody(ctx.req, config.maxBytes);
+  const body = new ClientBody(ctx.req, config.maxBytes, declared);
   const peeked = await peek(ctx, config, body);
   if (!peeked) return;
   const checked = verdict(config, peeked.line, query.query);

@@ -132,6 +132,23 @@ describe("upstream failures", () => {
     }
   });
 
+  it("cuts the client's answer when the ingest announces more than it sends", async () => {
+    const short = createTcpServer((socket) => {
+      socket.once("data", () =>
+        socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"id"'),
+      );
+    });
+    await new Promise<void>((resolve) => short.listen(0, "127.0.0.1", resolve));
+    const shortDsn = `http://abc123@127.0.0.1:${(short.address() as AddressInfo).port}/42`;
+    const server = await startTunnel({ allowedDsns: [shortDsn] });
+    try {
+      await expect(send(server.port, "/monitoring?p=42", { body: envelope(shortDsn) })).rejects.toThrow();
+    } finally {
+      await server.close();
+      await new Promise((resolve) => short.close(resolve));
+    }
+  });
+
   it("answers 502 when the ingest's answer is not valid HTTP, without relaying any of it", async () => {
     const garbage = createTcpServer((socket) => {
       socket.once("data", () => socket.end("HTTP/1.1 429 Nope\r\nRetry-After: a\x7fb\r\nSet-Cookie: x\r\n\r\n"));
