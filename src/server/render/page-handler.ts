@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { Context, Middleware } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
@@ -14,6 +13,7 @@ import { pipeResponse } from "../http/stream-response";
 import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
 import { documentPayload } from "./document-payload";
 import { isCrawler } from "./is-crawler";
+import { createNonce } from "./nonce";
 import { errorOutcome, type PageOutcome, resolvePage } from "./resolve-page";
 import { type StartedRender, streamDocument } from "./stream-document";
 
@@ -66,7 +66,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       return;
     }
     const started = performance.now();
-    const nonce = randomBytes(16).toString("base64");
+    const nonce = createNonce();
     const render = await startDocument(ctx, { ...outcome, route: routeLabel }, { nonce, options, report, onError });
     if (!render) return;
     if (ctx.method === "HEAD") {
