@@ -4,7 +4,6 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
-import { manifestFromMetafile } from "../build/manifest.mjs";
 import { clientOptions } from "../build/options.mjs";
 import { sentrySourceMapsPlugin } from "../build/sentry-sourcemaps.mjs";
 import { OUT, ROOT } from "./lib/proc.mjs";
@@ -31,9 +30,10 @@ export async function payload() {
     ...clientOptions({ outDir: rebuildDir, production: true }),
     plugins: [sentrySourceMapsPlugin({ release: undefined, outDir: rebuildDir })],
   });
-  // Content hashes differ between builds (the debug-id stubs are random per build), so each
-  // measured file is paired with the rebuilt output of the same name stem and byte size.
   const stem = (file) => path.basename(file).replace(/-[A-Z0-9]{8}\.js$/, "");
+  // The rebuild's file names differ (esbuild's hashes cover the source maps, whose relative
+  // paths differ with the output folder), so each measured file is paired with the rebuilt
+  // output of the same name stem and byte size.
   const measured = new Map();
   for (const [url, file] of Object.entries(manifest.files)) {
     if (!url.endsWith(".js")) continue;
@@ -67,23 +67,31 @@ export async function payload() {
   };
 
   const initialUrls = [manifest.entry.script, ...manifest.entry.modulePreloads];
-  // With a DSN the entry imports the Sentry chunk right after start; count it and what it imports.
-  const startUrls = new Set();
-  const visit = (out) => {
-    const url = urlOf.get(out);
-    if (!url || initialUrls.includes(url) || startUrls.has(url)) return;
-    startUrls.add(url);
-    for (const i of metafile.outputs[out].imports) if (i.kind === "import-statement") visit(i.path);
+  // With a DSN the entry imports one Sentry chunk right after start: error-reporting, or
+  // tracing (which includes error reporting) where tracing is on. Count it and what it imports.
+  const startUrls = (name) => {
+    const urls = new Set();
+    const visit = (out) => {
+      const url = urlOf.get(out);
+      if (!url || initialUrls.includes(url) || urls.has(url)) return;
+      urls.add(url);
+      for (const i of metafile.outputs[out].imports) if (i.kind === "import-statement") visit(i.path);
+    };
+    for (const i of outputOf.get(manifest.entry.script)?.imports ?? []) {
+      if (i.kind === "dynamic-import" && stem(i.path) === name) visit(i.path);
+    }
+    return [...urls];
   };
-  for (const i of outputOf.get(manifest.entry.script)?.imports ?? []) {
-    if (i.kind === "dynamic-import" && stem(i.path) === "error-reporting") visit(i.path);
-  }
 
   // Sizes are read from the measured build; the rebuild only supplies the attribution.
   const initial = await group(initialUrls);
-  const sentryChunk = await group([...startUrls]);
+  const sentryUrls = startUrls("error-reporting");
+  const sentryChunk = await group(sentryUrls);
+  const tracingUrls = startUrls("tracing");
+  const tracingChunk = await group(tracingUrls);
   const css = await group(manifest.entry.styles);
-  const withSentry = Object.fromEntries(Object.keys(initial).map((k) => [k, initial[k] + sentryChunk[k]]));
+  const plus = (chunk) => Object.fromEntries(Object.keys(initial).map((k) => [k, initial[k] + chunk[k]]));
+  const withSentry = plus(sentryChunk);
   const row = (label, s, split = true) => [
     label,
     fmt.kib(s.raw),
@@ -96,8 +104,9 @@ export async function payload() {
     header: ["what", "raw", "gzip", "brotli", "gzip split: React / Sentry / app"],
     rows: [
       row(`initial JS: entry + ${manifest.entry.modulePreloads.length} modulepreloads`, initial),
-      row(`Sentry chunk fetched right after start with a DSN (${startUrls.size} files)`, sentryChunk),
+      row(`Sentry chunk fetched right after start with a DSN (${sentryUrls.length} files)`, sentryChunk),
       row("JS at page load with Sentry on", withSentry),
+      row(`JS at page load with Sentry and tracing on (tracing chunk instead, ${tracingUrls.length} files)`, plus(tracingChunk)),
       row("CSS", css, false),
     ],
     verdicts: [
@@ -107,7 +116,7 @@ export async function payload() {
     notes: [
       "gzip level 9 and brotli quality 11 with node:zlib. The split shares each file's gzip size among React (react, react-dom, scheduler), @sentry/* and the rest by esbuild's bytesInOutput.",
       `The metafile comes from a client rebuild with the production options${identical ? ", each of whose outputs has the same name stem and byte size as one of the measured build's" : "; its outputs did NOT all match the measured build's sizes, so the split is approximate"}. ` +
-        "The entry's content hash changes on every build even without code changes: the Sentry debug-id stub in it is a random UUID.",
+        "Only one Sentry chunk is loaded per page: error-reporting, or tracing (its own copy of the SDK plus browser tracing) where SENTRY_TRACES_SAMPLE_RATE > 0.",
     ],
   };
 }

@@ -26,7 +26,11 @@ export function clientOptions({ outDir, production }) {
     chunkNames: "chunks/[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    define: { "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development") },
+    define: {
+      "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development"),
+      // Sentry's SDK keeps its debug logging unless told otherwise; production drops it.
+      __SENTRY_DEBUG__: JSON.stringify(!production),
+    },
     logLevel: "warning",
   };
 }

@@ -1,13 +1,20 @@
-// Sentry debug ids in the browser bundle and its source maps, so Sentry can symbolicate
-// minified stack frames without the maps ever being served. With SENTRY_AUTH_TOKEN (plus
-// SENTRY_ORG and SENTRY_PROJECT) the maps are uploaded for the release and then deleted from
-// the build; without it nothing leaves the machine and one info line says so.
+// Sentry's part of the production client build.
+// - Debug ids in the browser bundle and its source maps, so Sentry can symbolicate minified
+//   stack frames without the maps ever being served. With SENTRY_AUTH_TOKEN (plus SENTRY_ORG
+//   and SENTRY_PROJECT) the maps are uploaded for the release and then deleted from the build;
+//   without it nothing leaves the machine and one info line says so.
+// - The tracing chunk gets its own copy of the SDK, so that no tracing code lands in the
+//   error-reporting chunk (see tracingGetsItsOwnSdk).
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { getDebugIdSnippet, stringToUUID } from "@sentry/bundler-plugins/core";
 import { sentryEsbuildPlugin } from "@sentry/bundler-plugins/esbuild";
 
 /**
  * Debug ids make the maps match without a release; with SENTRY_RELEASE set the upload is
  * also attached to that release.
  * @param {{ release: string | undefined, outDir: string }} options
+ * @returns {import("esbuild").Plugin}
  */
 export function sentrySourceMapsPlugin({ release, outDir }) {
   const token = process.env.SENTRY_AUTH_TOKEN;
@@ -15,7 +22,7 @@ export function sentrySourceMapsPlugin({ release, outDir }) {
     throw new Error("SENTRY_AUTH_TOKEN is set, so SENTRY_ORG and SENTRY_PROJECT are required to upload source maps");
   }
   if (!token) console.info("sentry: SENTRY_AUTH_TOKEN not set, injecting debug ids without uploading source maps");
-  return sentryEsbuildPlugin({
+  const upstream = sentryEsbuildPlugin({
     org: process.env.SENTRY_ORG,
     project: process.env.SENTRY_PROJECT,
     authToken: token,
@@ -35,5 +42,86 @@ export function sentrySourceMapsPlugin({ release, outDir }) {
       // Only after a real upload: the plugin would delete them even when it skipped it.
       filesToDeleteAfterUpload: token ? [`${outDir}/client/**/*.map`] : undefined,
     },
+  });
+  return {
+    name: "outpost-sentry",
+    setup(build) {
+      // Registered first, so these callbacks run before the upstream plugin's.
+      tracingGetsItsOwnSdk(build);
+      contentDebugIds(build);
+      return upstream.setup(build);
+    },
+  };
+}
+
+const STUB = /^_sentry-debug-id-injection-stub$/;
+const STUB_NAMESPACE = "sentry-debug-id-stub";
+const PLACEHOLDER = "5e5e5e5e-5e5e-4e5e-8e5e-5e5e5e5e5e5e";
+
+/**
+ * The upstream stub holds a random UUID, so the entry's content hash changed on every build
+ * and every deploy re-downloaded it. Here the stub holds a fixed placeholder, and once
+ * esbuild has written the files the placeholder becomes a UUID derived from the file's
+ * content (as Sentry's Rollup and webpack plugins derive theirs), before upstream stamps it
+ * into the file and its map. Same sources, same bytes, same name.
+ * @param {import("esbuild").PluginBuild} build
+ */
+function contentDebugIds(build) {
+  build.onResolve({ filter: STUB }, (args) => ({ path: args.path, namespace: STUB_NAMESPACE, sideEffects: true }));
+  build.onLoad({ filter: STUB, namespace: STUB_NAMESPACE }, () => ({
+    loader: "js",
+    contents: getDebugIdSnippet(PLACEHOLDER).code(),
+  }));
+  build.onEnd(async (result) => {
+    if (!result.metafile || build.initialOptions.write === false) return;
+    const root = build.initialOptions.absWorkingDir ?? process.cwd();
+    for (const output of Object.keys(result.metafile.outputs)) {
+      if (!output.endsWith(".js")) continue;
+      const file = path.resolve(root, output);
+      const code = await readFile(file, "utf8");
+      if (code.includes(PLACEHOLDER)) await writeFile(file, code.replaceAll(PLACEHOLDER, stringToUUID(code)));
+    }
+  });
+}
+
+const TRACING_ROOT = path.join("src", "client", "monitoring", "tracing.ts");
+// What the tracing chunk loads a copy of: the SDK, and the app's modules that import it.
+// error-queue.ts is left out: it lives in the entry and must stay one instance.
+const COPIED = /[\\/](?:node_modules[\\/]@sentry|src[\\/]shared[\\/]sentry|src[\\/]client[\\/]monitoring[\\/](?!error-queue\.))/;
+const SUFFIX = "?with-tracing";
+const LOADERS = { ".js": "js", ".mjs": "js", ".ts": "ts", ".tsx": "tsx" };
+
+/**
+ * The entry loads either error-reporting.ts or, where tracing is on, tracing.ts (which
+ * wraps it): never both. esbuild, though, assigns code to chunks file by file, so a file
+ * both reach goes to a shared chunk with every part of it that either uses; and as the SDK's
+ * files import each other through barrels (`index.js` re-exporting everything), that shared
+ * chunk held browserTracingIntegration, web-vitals and the rest of tracing, fetched on every
+ * page with a DSN. Here everything tracing.ts reaches under COPIED is loaded a second time
+ * under its own name (a path suffix), so the two chunks share nothing but the app's modules
+ * and each holds one complete SDK. The browser runs exactly one of them.
+ * @param {import("esbuild").PluginBuild} build
+ */
+function tracingGetsItsOwnSdk(build) {
+  const root = path.resolve(build.initialOptions.absWorkingDir ?? process.cwd(), TRACING_ROOT);
+  build.onResolve({ filter: /.*/ }, async (args) => {
+    if (args.pluginData?.resolving || !(args.pluginData?.withTracing || args.importer === root)) return undefined;
+    const { path: resolved, sideEffects, errors } = await build.resolve(args.path, {
+      kind: args.kind,
+      importer: args.importer,
+      resolveDir: args.resolveDir,
+      pluginData: { resolving: true },
+    });
+    if (errors.length || !COPIED.test(resolved)) return undefined;
+    return { path: resolved, suffix: SUFFIX, sideEffects, pluginData: { withTracing: true } };
+  });
+  build.onLoad({ filter: /.*/, namespace: "file" }, async (args) => {
+    if (args.suffix !== SUFFIX) return undefined;
+    return {
+      contents: await readFile(args.path, "utf8"),
+      loader: LOADERS[path.extname(args.path)] ?? "js",
+      resolveDir: path.dirname(args.path),
+      pluginData: { withTracing: true },
+    };
   });
 }

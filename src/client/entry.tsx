@@ -17,9 +17,11 @@ const { sentryDsn } = payload.config;
 
 if (sentryDsn) {
   queueEarlyErrors();
-  void import("./monitoring/error-reporting").then((module) =>
-    module.startErrorReporting({ ...payload, config: { ...payload.config, sentryDsn } }),
-  );
+  const start =
+    payload.config.tracesSampleRate > 0
+      ? import("./monitoring/tracing").then((module) => module.startErrorReportingWithTracing)
+      : import("./monitoring/error-reporting").then((module) => module.startErrorReporting);
+  void start.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
 }
 
 hydrateRoot(

@@ -70,8 +70,9 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    // Hold back the error-reporting chunk so the error happens while only the queue listens.
-    await page.route(/\/assets\/chunks\/error-reporting-[A-Z0-9]+\.js$/, async (route) => {
+    // Hold back the Sentry chunk so the error happens while only the queue listens: with
+    // tracing on (as here) that is the tracing chunk, which includes error reporting.
+    await page.route(/\/assets\/chunks\/(?:error-reporting|tracing)-[A-Z0-9]+\.js$/, async (route) => {
       await released;
       await route.continue();
     });
@@ -128,5 +129,58 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     // The tunnel relayed every envelope above, yet none of its requests was traced.
     const names = receivedItems(ingest, "transaction").map((item) => String(item.payload.transaction));
     expect(names.filter((name) => name.startsWith("POST") || name.includes("monitoring"))).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium)("browser error reporting with tracing off", () => {
+  let ingest: FakeIngest;
+  let server: ServerProcess;
+  let browser: BrowserContext;
+  let closeBrowser: () => Promise<void>;
+  const requestedUrls: string[] = [];
+
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+    server = await startServerProcess({
+      SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42`,
+      ENABLE_DIAGNOSTIC_ROUTES: "true",
+    });
+    ({ browser, close: closeBrowser } = await launchChromium());
+    browser.on("request", (request) => requestedUrls.push(request.url()));
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.stop();
+    await ingest?.close();
+  });
+
+  it("loads only the error-reporting chunk, sends a queued error once, and no transaction", async () => {
+    const page = await browser.newPage();
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/chunks\/error-reporting-[A-Z0-9]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/diagnostics/client-error`);
+    await page.waitForSelector("html[data-hydrated=true]");
+    await page.click("#throw-client-error");
+    await page.waitForTimeout(200);
+    expect(eventsWithMessage(ingest, "diagnostic client error")).toHaveLength(0);
+    release();
+    await ingest.waitFor(() => eventsWithMessage(ingest, "diagnostic client error").length > 0, 10_000);
+    await page.waitForTimeout(500);
+    const events = eventsWithMessage(ingest, "diagnostic client error");
+    expect(events).toHaveLength(1);
+    expect(events[0]?.payload.transaction).toBe("/diagnostics/client-error");
+    expect(exceptionOf(events[0]?.payload ?? {}).stacktrace?.frames?.length).toBeGreaterThan(0);
+    await page.close();
+    const chunks = requestedUrls.filter((url) => url.includes("/assets/chunks/"));
+    expect(chunks.some((url) => /\/error-reporting-[A-Z0-9]+\.js$/.test(url))).toBe(true);
+    expect(chunks.filter((url) => url.includes("/tracing-"))).toEqual([]);
+    for (const url of requestedUrls) expect(new URL(url).origin).toBe(server.url);
+    expect(receivedItems(ingest, "transaction")).toEqual([]);
   });
 });

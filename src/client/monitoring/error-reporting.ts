@@ -1,47 +1,84 @@
-import * as Sentry from "@sentry/react";
+import { applySdkMetadata, type Integration, isPlainObject, setNormalizeStringifier } from "@sentry/core";
+import {
+  BrowserClient,
+  breadcrumbsIntegration,
+  captureException,
+  dedupeIntegration,
+  defaultStackParser,
+  eventFiltersIntegration,
+  functionToStringIntegration,
+  getCurrentScope,
+  globalHandlersIntegration,
+  httpContextIntegration,
+  linkedErrorsIntegration,
+  makeFetchTransport,
+  normalizeStringifyValue,
+  reactErrorHandler,
+  setContext,
+} from "@sentry/react";
+import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
 
+export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
+
 /**
  * Browser error reporting from the runtime config the server injected (a chunk of its own,
  * see error-queue.ts). Envelopes go to the same-origin tunnel, so the browser never
- * contacts a Sentry host.
+ * contacts a Sentry host. Where tracing is on, tracing.ts loads instead and passes its
+ * integration in.
+ *
+ * A BrowserClient rather than Sentry.init(), which bundles every default integration even
+ * with `defaultIntegrations: false` (Sentry's documented tree-shaking setup).
  */
-export function startErrorReporting({ config, route }: DocumentPayload & { config: { sentryDsn: string } }): void {
-  const tracing = config.tracesSampleRate > 0;
-  Sentry.init({
+export function startErrorReporting({ config, route }: ReportingPayload, tracing: Integration[] = []): void {
+  const options: ConstructorParameters<typeof BrowserClient>[0] = {
     dsn: config.sentryDsn,
     tunnel: tunnelUrl(config.sentryDsn, config.tunnelPath),
     environment: config.environment,
     release: config.release,
-    ...(tracing ? { tracesSampleRate: config.tracesSampleRate } : {}),
+    ...(config.tracesSampleRate > 0 ? { tracesSampleRate: config.tracesSampleRate } : {}),
     // As on the server: transactions are judged by their final name (see reporting-rules).
     traceLifecycle: "static",
     ignoreSpans: IGNORED_SPANS,
     beforeSend: dropRedirectSignals,
     dataCollection: { userInfo: false },
-    defaultIntegrations: false,
+    transport: makeFetchTransport,
+    stackParser: defaultStackParser,
+    // Not browserApiErrorsIntegration: it wraps every timer and event listener so that errors
+    // from cross-origin scripts are not just "Script error."; every script here is same-origin.
     integrations: [
-      Sentry.eventFiltersIntegration(),
-      Sentry.functionToStringIntegration(),
-      Sentry.browserApiErrorsIntegration(),
-      Sentry.breadcrumbsIntegration(),
-      Sentry.globalHandlersIntegration(),
-      Sentry.linkedErrorsIntegration(),
-      Sentry.dedupeIntegration(),
-      Sentry.httpContextIntegration(),
+      eventFiltersIntegration(),
+      functionToStringIntegration(),
+      breadcrumbsIntegration(),
+      globalHandlersIntegration(),
+      linkedErrorsIntegration(),
+      dedupeIntegration(),
+      httpContextIntegration(),
+      ...tracing,
     ],
-  });
+  };
+  // What @sentry/react's init() adds: its SDK name, React's version, readable SyntheticEvents.
+  applySdkMetadata(options, "react");
+  setContext("react", { version });
+  setNormalizeStringifier(normalizeValue);
+  const client = new BrowserClient(options);
+  const scope = getCurrentScope();
+  scope.setClient(client);
+  client.init();
   // Error events are grouped by route pattern, like the pageload.
-  Sentry.getCurrentScope().setTransactionName(route);
+  scope.setTransactionName(route);
   drainErrorsTo(capture);
-  // Tracing is a further chunk, fetched only where tracing is on.
-  if (tracing) void import("./tracing").then((module) => module.startTracing(route));
 }
 
-const reactHandler = Sentry.reactErrorHandler();
+const normalizeValue = (value: unknown) =>
+  isPlainObject(value) && "nativeEvent" in value && "preventDefault" in value && "stopPropagation" in value
+    ? "[SyntheticEvent]"
+    : normalizeStringifyValue(value);
+
+const reactHandler = reactErrorHandler();
 
 function capture({ source, error, info }: QueuedError): void {
   if (info) {
@@ -49,5 +86,5 @@ function capture({ source, error, info }: QueuedError): void {
     return;
   }
   const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";
-  Sentry.captureException(error, { mechanism: { type, handled: false } });
+  captureException(error, { mechanism: { type, handled: false } });
 }
