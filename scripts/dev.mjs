@@ -1,102 +1,144 @@
 #!/usr/bin/env node
-// `npm run dev`: esbuild watches client and server; every rebuild restarts the server, and
-// the open page reloads itself (src/server/dev/reload-stream.ts). Output goes to .dev-build/.
-import { spawn } from "node:child_process";
+// `npm run dev`: builds client and server into .dev-build/, and on every saved change rebuilds
+// the halves that file is part of and restarts the server once, from a warm standby
+// (scripts/dev/server.mjs). The open page reloads itself when its event stream reconnects to
+// the new server (src/server/dev/reload-stream.ts). A broken build keeps the old server.
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
-import { clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+import { ROOT } from "./build/options.mjs";
+import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
+import { devServer } from "./dev/server.mjs";
+import { buildVendor } from "./dev/vendor.mjs";
+import { watchFolders } from "./dev/watch.mjs";
 
 const outDir = path.join(ROOT, ".dev-build");
 const port = process.env.PORT ?? "3000";
-let server = null;
-let changeStarted = performance.now();
-const pending = new Set(["client", "server"]);
+const env = { NODE_ENV: "development", ENABLE_DIAGNOSTIC_ROUTES: "true", ...process.env, PORT: port };
+const SOURCE = /\.(m?[jt]sx?|css|json)$/;
 
-/** esbuild plugin: reports each rebuild and restarts the server once both halves are built. */
-function restartOnRebuild(name, afterBuild) {
-  return {
-    name: `restart-on-${name}`,
-    setup(build) {
-      build.onStart(() => {
-        if (pending.size === 0 && restartTimer === null) changeStarted = performance.now();
-        pending.add(name);
-      });
-      build.onEnd(async (result) => {
-        if (result.errors.length > 0) return; // esbuild has printed them; keep the old server
-        await afterBuild?.(result);
-        pending.delete(name);
-        // The other half may start rebuilding a moment later for the same change: wait a
-        // beat so one change means one restart, with both halves fresh.
-        if (pending.size === 0) scheduleRestart();
-      });
+await rm(outDir, { recursive: true, force: true }); // a previous session's outputs
+const clientBase = devClientOptions(outDir, env);
+const vendor = await buildVendor({ root: ROOT, base: clientBase });
+const halves = {
+  client: {
+    context: await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin] }),
+    afterBuild: async (result) => {
+      const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
+      await writeManifest({ ...manifest, files: { ...manifest.files, ...vendor.files } }, outDir);
     },
-  };
+  },
+  server: { context: await esbuild.context(devServerOptions(outDir)) },
+};
+for (const half of Object.values(halves)) {
+  Object.assign(half, { inputs: new Set(), errorFiles: [], broken: true, written: new Set() });
 }
 
-let restartTimer = null;
-let restarting = Promise.resolve();
-function scheduleRestart() {
-  clearTimeout(restartTimer);
-  restartTimer = setTimeout(() => {
-    restartTimer = null;
-    // One restart at a time, or two servers would race for the port.
-    if (pending.size === 0) restarting = restarting.then(restart);
-  }, 30);
-}
+const server = devServer({ root: ROOT, serverDir: path.join(outDir, "server"), env, port });
+const watcher = watchFolders(ROOT, onChange);
 
-async function restart() {
-  const rebuiltIn = Math.round(performance.now() - changeStarted);
-  if (server) {
-    // SIGKILL, not a drain: the open reload stream would hold a graceful drain for its whole deadline.
-    const exited = new Promise((resolve) => server.once("exit", resolve));
-    server.kill("SIGKILL");
-    await exited;
-  }
-  server = spawn(
-    process.execPath,
-    ["--enable-source-maps", "--import", "./.dev-build/server/instrument.js", "./.dev-build/server/index.js"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-      env: { NODE_ENV: "development", ENABLE_DIAGNOSTIC_ROUTES: "true", ...process.env, PORT: port },
-    },
+/** Rebuilds the named halves side by side; true when every half is now built. */
+async function build(names) {
+  await Promise.all(
+    names.map(async (name) => {
+      const half = halves[name];
+      try {
+        const result = await half.context.rebuild();
+        await half.afterBuild?.(result);
+        Object.assign(half, { inputs: new Set(projectInputs(result.metafile)), metafile: result.metafile });
+        for (const output of Object.keys(result.metafile.outputs)) half.written.add(output);
+        Object.assign(half, { errorFiles: [], broken: false });
+      } catch (error) {
+        // esbuild has printed its errors; watch where they are, should that be a new folder.
+        if (!error.errors) console.error(error);
+        const files = (error.errors ?? []).map((message) => message.location?.file).filter(Boolean);
+        Object.assign(half, { errorFiles: files, broken: true });
+      }
+    }),
   );
-  await untilReady();
-  console.log(`[dev] rebuilt in ${rebuiltIn} ms, ready in ${Math.round(performance.now() - changeStarted)} ms: http://localhost:${port}/`);
+  const halvesList = Object.values(halves);
+  const built = halvesList.every((half) => !half.broken);
+  watcher.update(halvesList.flatMap((half) => [...half.inputs, ...half.errorFiles]), { keepNew: !built });
+  return built;
 }
 
-async function untilReady() {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (response.ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 10));
+/** The halves a change concerns: those it is an input of, and broken ones on any source file. */
+function halvesFor(files) {
+  return Object.keys(halves).filter((name) => {
+    const half = halves[name];
+    return [...files].some((file) => half.inputs.has(file) || file.endsWith("/*") || (half.broken && SOURCE.test(file)));
+  });
+}
+
+/** What the next standby imports ahead (see startupPackages). */
+const preload = () => startupPackages(halves.server.metafile, { sentry: Boolean(env.SENTRY_DSN) });
+
+async function restart(since, files = []) {
+  const rebuiltIn = Math.round(performance.now() - since);
+  const ready = await server.restart(preload());
+  const readyIn = Math.round(performance.now() - since);
+  if (!ready) return console.error("[dev] the server did not start (see above); save a file to try again");
+  const cause = files.length === 0 ? "" : ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
+  console.log(`[dev] rebuilt in ${rebuiltIn} ms, ready in ${readyIn} ms${cause}: http://localhost:${port}/`);
+  await prune();
+}
+
+/** esbuild never deletes: outputs that content-hashed names made stale go once unused. */
+async function prune() {
+  for (const half of Object.values(halves)) {
+    const current = new Set(Object.keys(half.metafile.outputs));
+    const stale = [...half.written].filter((output) => !current.has(output));
+    await Promise.all(stale.map((output) => rm(path.join(ROOT, output), { force: true })));
+    half.written = current;
   }
 }
 
-const clientBase = clientOptions({ outDir, production: false });
-const client = await esbuild.context({
-  ...clientBase,
-  entryNames: "[name]",
-  chunkNames: "chunks/[name]-[hash]",
-  plugins: [
-    restartOnRebuild("client", (result) =>
-      writeManifest(manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true }), outDir),
-    ),
-  ],
-});
-const serverBuild = await esbuild.context({
-  ...serverOptions({ outDir, buildId: "development" }),
-  plugins: [restartOnRebuild("server")],
-});
-await Promise.all([client.watch(), serverBuild.watch()]);
+// One rebuild at a time; changes saved meanwhile are built next, and the server restarts once
+// the last of them is built.
+let pending = null;
+let running = false;
+let unserved = null; // when the first change not yet served was saved, and its files
+let unservedFiles = new Set();
+function onChange(files, since) {
+  if (pending) for (const file of files) pending.files.add(file);
+  else pending = { files, since };
+  if (!running) void loop();
+}
+
+async function loop() {
+  running = true;
+  while (pending) {
+    const { files, since } = pending;
+    pending = null;
+    const names = halvesFor(files);
+    if (names.length > 0) {
+      unserved ??= since;
+      for (const file of files) if (SOURCE.test(file)) unservedFiles.add(file);
+      if (!(await build(names))) unserved = null; // timed afresh from the fix
+    }
+    if (!pending && unserved !== null) {
+      await restart(unserved, [...unservedFiles]);
+      unserved = null;
+      unservedFiles = new Set();
+    }
+  }
+  running = false;
+}
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, async () => {
-    server?.kill("SIGTERM");
-    await Promise.all([client.dispose(), serverBuild.dispose()]);
+  process.once(signal, async () => {
+    watcher.close();
+    await server.stop();
+    await Promise.all(Object.values(halves).map((half) => half.context.dispose()));
     process.exit(0);
   });
 }
+
+// First build: the server half first, so the standby preloads while the client builds.
+running = true;
+const started = performance.now();
+if (await build(["server"])) server.prepare(preload());
+if (await build(["client"])) await restart(started);
+running = false;
+if (pending) void loop();
