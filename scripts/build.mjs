@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Production build: client (minified, split, hashed) then server (node_modules external).
+// Production build: client (minified, split, hashed) then server (packages bundled, except the
+// few in SERVER_EXTERNALS: see scripts/build/options.mjs).
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";

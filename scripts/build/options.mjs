@@ -1,5 +1,6 @@
 // esbuild options shared by the production build (scripts/build.mjs) and the dev watcher.
 import path from "node:path";
+import { builtinsViaRequire, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
@@ -35,6 +36,18 @@ export function clientOptions({ outDir, production }) {
   };
 }
 
+/**
+ * Packages the server build leaves to node_modules; every other one is bundled, since one file
+ * compiles much faster than hundreds of modules resolved and read one by one (start-up) and the
+ * image then needs only these (scripts/image/runtime-modules.mjs). react and react-dom pick
+ * their production or development build at run time, and bundled they would bring both;
+ * pino-pretty is for development only. @sentry/node and koa are bundled too: that is safe only
+ * while Sentry's runtime module hooks stay off (`enableRuntimeChannelInjection: false` in
+ * src/server/monitoring/sentry-options.ts). An integration that instruments a package as it
+ * loads needs that package, and @sentry/*, listed here.
+ */
+export const SERVER_EXTERNALS = ["react", "react-dom", "pino-pretty"];
+
 /** @param {{ outDir: string, buildId: string }} mode */
 export function serverOptions({ outDir, buildId }) {
   return {
@@ -45,12 +58,17 @@ export function serverOptions({ outDir, buildId }) {
     // Chunks keep lazily imported modules (Sentry's, loaded only with a DSN) out of start-up.
     splitting: true,
     chunkNames: "chunks/[name]-[hash]",
-    packages: "external",
+    external: SERVER_EXTERNALS,
+    // Bundled CommonJS packages call require() (for Node's built-ins), which ESM lacks.
+    banner: { js: 'import { createRequire as __outpostRequire } from "node:module"; const require = __outpostRequire(import.meta.url);' },
     format: "esm",
     platform: "node",
     target: "node20.19",
     jsx: "automatic",
     sourcemap: "linked",
+    // Stack traces need only the mappings (and those only for src/: see server-plugins.mjs).
+    sourcesContent: false,
+    plugins: [builtinsViaRequire, projectOnlySourceMaps({ root: ROOT })],
     define: { __OUTPOST_BUILD_ID__: JSON.stringify(buildId) },
     logLevel: "warning",
   };

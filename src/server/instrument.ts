@@ -1,6 +1,6 @@
-// Loaded before anything else with `node --import`, so @sentry/node's hooks are in place
-// before Koa is imported. Kept a separate build entry: bundled into index.js, esbuild would
-// hoist `import Koa` above Sentry.init and Koa would go uninstrumented.
+// Loaded before anything else with `node --import`, so Sentry is initialised (its process
+// handlers, and with tracing its HTTP server subscription) before the app loads. Kept a separate
+// build entry: bundled into index.js, esbuild would hoist the app's imports above Sentry.init.
 import { loadEnvOrExit } from "./config/env.server";
 
 const env = loadEnvOrExit();

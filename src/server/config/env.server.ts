@@ -1,4 +1,6 @@
-import { z } from "zod";
+// Named imports, not the `z` namespace: esbuild can then leave the rest of zod (its many locales
+// among it) out of the server build, a quarter of the size to compile at start.
+import { array, coerce, enum as oneOf, object, string, type infer as Infer } from "zod";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
 
@@ -6,16 +8,15 @@ import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
  * The whole environment, read and validated once at start. An invalid value stops the
  * process with a message naming the variable, rather than failing on first use.
  */
-const flag = z
-  .enum(["true", "false", "1", "0"], { message: "expected true or false" })
+const flag = oneOf(["true", "false", "1", "0"], { message: "expected true or false" })
   .default("false")
   .transform((value) => value === "true" || value === "1");
 
-const port = z.coerce.number().int().min(0).max(65535);
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().min(0);
+const port = coerce.number().int().min(0).max(65535);
+const positiveInt = coerce.number().int().positive();
+const nonNegativeInt = coerce.number().int().min(0);
 
-const dsn = z.string().superRefine((value, ctx) => {
+const dsn = string().superRefine((value, ctx) => {
   try {
     parseDsn(value);
   } catch (error) {
@@ -23,8 +24,7 @@ const dsn = z.string().superRefine((value, ctx) => {
   }
 });
 
-const dsnList = z
-  .string()
+const dsnList = string()
   .default("")
   .transform((value) =>
     value
@@ -32,28 +32,27 @@ const dsnList = z
       .map((item) => item.trim())
       .filter(Boolean),
   )
-  .pipe(z.array(dsn));
+  .pipe(array(dsn));
 
-export const envSchema = z.object({
-  NODE_ENV: z.enum(["production", "development", "test"]).default("production"),
-  HOST: z.string().min(1).default("0.0.0.0"),
+export const envSchema = object({
+  NODE_ENV: oneOf(["production", "development", "test"]).default("production"),
+  HOST: string().min(1).default("0.0.0.0"),
   PORT: port.default(3000),
   METRICS_PORT: port.default(9464),
-  METRICS_HOST: z.string().min(1).default("0.0.0.0"),
+  METRICS_HOST: string().min(1).default("0.0.0.0"),
   TRUST_PROXY: flag,
   /** Proxies in front that append to X-Forwarded-For; the client IP is read that many from the right. */
   PROXY_HOPS: positiveInt.default(1),
   ENABLE_DIAGNOSTIC_ROUTES: flag,
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   RENDER_TIMEOUT_MS: positiveInt.default(10_000),
   SENTRY_DSN: dsn.optional(),
   PUBLIC_SENTRY_DSN: dsn.optional(),
-  SENTRY_ENVIRONMENT: z.string().min(1).optional(),
-  SENTRY_RELEASE: z.string().min(1).optional(),
-  SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
-  SENTRY_TUNNEL_PATH: z
-    .string()
+  SENTRY_ENVIRONMENT: string().min(1).optional(),
+  SENTRY_RELEASE: string().min(1).optional(),
+  SENTRY_TRACES_SAMPLE_RATE: coerce.number().min(0).max(1).default(0),
+  SENTRY_TUNNEL_PATH: string()
     .regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")
     .default(TUNNEL_DEFAULTS.path)
     .transform((value) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),
@@ -64,7 +63,7 @@ export const envSchema = z.object({
   SENTRY_TUNNEL_HEADERS_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.headersTimeoutMs),
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = Infer<typeof envSchema>;
 
 export class EnvError extends Error {
   override name = "EnvError";

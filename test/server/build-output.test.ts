@@ -1,0 +1,52 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadEnv } from "../../src/server/config/env.server";
+import { sentryOptions } from "../../src/server/monitoring/sentry-options";
+import { DIST } from "../support/paths";
+
+// What start-up loads is decided by the server build (scripts/build/options.mjs) and by which
+// imports in src/server are static: checked on the build the tests run against.
+const SERVER = path.join(DIST, "server");
+const read = (file: string) => readFileSync(path.join(SERVER, file), "utf8");
+
+/** The files loaded with `file` before any dynamic import() runs. */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  seen.add(file);
+  for (const [, specifier] of read(file).matchAll(/^(?:import|export)\s(?:[^;"']*?\sfrom\s)?"(\.[^"]+)"/gm)) {
+    const next = path.join(path.dirname(file), specifier as string);
+    if (!seen.has(next)) staticClosure(next, seen);
+  }
+  return seen;
+}
+
+const bundledPackages = (file: string) =>
+  new Set([...read(file).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1] as string));
+
+describe("the server build", () => {
+  it("loads neither Sentry's SDK nor the tunnel's HTTP client at start (they load only with a DSN)", () => {
+    const atStart = new Set([...staticClosure("instrument.js"), ...staticClosure("index.js")]);
+    const packages = new Set([...atStart].flatMap((file) => [...bundledPackages(file)]));
+    expect(packages).toContain("koa");
+    expect([...packages].filter((name) => name.startsWith("@sentry/") || name === "undici")).toEqual([]);
+  });
+
+  it("bundles @sentry/node and koa only while Sentry's load-time module hooks are off", () => {
+    // Bundled, a package loads without those hooks ever seeing it: an integration relying on
+    // them needs it and @sentry/* external (SERVER_EXTERNALS in scripts/build/options.mjs).
+    const options = sentryOptions(loadEnv({ SENTRY_DSN: "https://key@o1.ingest.sentry.io/1" }));
+    expect(options.enableRuntimeChannelInjection).toBe(false);
+  });
+
+  it("imports from node_modules only what the production image installs (react, react-dom)", () => {
+    const files = readdirSync(SERVER, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    const specifiers = (code: string) => [
+      ...code.matchAll(/^(?:import|export)\s(?:[^;"']*?\sfrom\s)?"([^".][^"]*)"/gm),
+      ...code.matchAll(/\bimport\("([^".][^"]*)"\)/g),
+    ];
+    const external = new Set(files.flatMap((file) => specifiers(read(file)).map((match) => match[1] as string)));
+    const packages = [...external].filter((name) => !name.startsWith("node:")).map((name) => name.split("/")[0]);
+    // pino-pretty: development logging only (src/server/logger.ts), never in the image.
+    expect(new Set(packages)).toEqual(new Set(["react", "react-dom", "pino-pretty"]));
+  });
+});
