@@ -10,7 +10,8 @@ export const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const BENCH_DIR = path.join(ROOT, "scripts/bench");
 // Not dist/: others test against dist/ in this checkout. Under node_modules so the external
 // packages of the server build still resolve and no linter or test runner looks inside.
-export const OUT_REL = "node_modules/.cache/outpost-bench";
+// BENCH_OUT_DIR (relative to the repo) keeps two runs in one checkout from sharing a build.
+export const OUT_REL = process.env.BENCH_OUT_DIR ?? "node_modules/.cache/outpost-bench";
 export const OUT = path.join(ROOT, OUT_REL);
 export const BROWSER_UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
@@ -80,12 +81,15 @@ export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
   return proc;
 }
 
-/** The production server as `npm start` runs it, from the bench build. */
-export async function startServer(env = {}, { nodeFlags = [], pollMs = 5 } = {}) {
+/**
+ * The production server as `npm start` runs it, from the bench build. `node` is another Node
+ * binary to run it with (the production version: see ../production-node.mjs); default: this one.
+ */
+export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node = process.execPath } = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
-    process.execPath,
+    node,
     [
       ...nodeFlags,
       "--enable-source-maps",
