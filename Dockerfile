@@ -21,11 +21,9 @@ RUN --mount=type=secret,id=sentry_auth_token \
       SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token)"; export SENTRY_AUTH_TOKEN; \
     fi; \
     npm run build
-
-FROM base AS prod-deps
-COPY package.json package-lock.json ./
-# Only esbuild (a devDependency) has an install script.
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# The server build bundles its packages; the few it leaves external (react, react-dom) and
+# what they depend on are all the runtime needs from node_modules.
+RUN node scripts/image/runtime-modules.mjs /app/runtime
 
 FROM base AS runtime
 # tini as PID 1 forwards SIGTERM to node and reaps zombies.
@@ -37,7 +35,7 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     METRICS_PORT=9464
 # Everything stays root-owned and read-only to the app user; it writes nothing but /tmp.
-COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/runtime/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
 # The base image's "node" user, numeric so Kubernetes' runAsNonRoot can verify it.
