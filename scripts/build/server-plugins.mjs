@@ -31,7 +31,11 @@ export const builtinsViaRequire = {
  * map at all, so Node does not even read one.
  */
 export function projectOnlySourceMaps({ root }) {
-  const vendor = path.join(root, "node_modules") + path.sep;
+  // Outside the project counts too: esbuild names a symlinked node_modules by its real path.
+  const isProjectCode = (file) => {
+    const relative = path.relative(root, file);
+    return !relative.startsWith("..") && !relative.split(path.sep).includes("node_modules");
+  };
   return {
     name: "project-only-source-maps",
     setup(build) {
@@ -47,7 +51,7 @@ export function projectOnlySourceMaps({ root }) {
             .map(async (file) => {
               const mapPath = path.join(dir, file);
               const map = JSON.parse(await readFile(mapPath, "utf8"));
-              const isVendor = map.sources.map((source) => path.resolve(path.dirname(mapPath), source).startsWith(vendor));
+              const isVendor = map.sources.map((source) => !isProjectCode(path.resolve(path.dirname(mapPath), source)));
               if (!isVendor.some(Boolean)) return;
               if (isVendor.every(Boolean)) return dropSourceMap(mapPath);
               map.mappings = trimMappings(map.mappings, isVendor);
