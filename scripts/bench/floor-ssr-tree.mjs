@@ -5,8 +5,10 @@ import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
 import { serializeForScript } from "../../src/shared/document/serialize.ts";
 import { routes } from "../../src/shared/routes.ts";
 import { routeTitle } from "../../src/shared/routing/route.ts";
+import { createNonce } from "../../src/server/render/nonce.ts";
 
-export { App, routes };
+// The server's own nonce source, so the floor differs from it only by the framework.
+export { App, createNonce, routes };
 
 export async function homeDocument(manifest) {
   const route = routes.find((r) => r.path === "/");

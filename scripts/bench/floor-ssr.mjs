@@ -1,6 +1,6 @@
 // SSR floor: bare node:http streaming the app's React tree with the server's render call
-// (renderToPipeableStream, pipe on onShellReady), without Koa or any middleware.
-import { randomBytes } from "node:crypto";
+// (renderToPipeableStream, pipe one event-loop turn after onShellReady, as the server does:
+// see src/server/render/stream-document.ts), without Koa or any middleware.
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -10,17 +10,19 @@ import { renderToPipeableStream } from "react-dom/server";
 
 const outDir = process.env.BENCH_OUT;
 const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
-const { App, routes, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
+const { App, createNonce, routes, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
 
 const server = createServer(async (req, res) => {
   const { payload, bootstrapScriptContent } = await homeDocument(manifest);
   const { pipe } = renderToPipeableStream(createElement(App, { payload, routes }), {
-    nonce: randomBytes(16).toString("base64"),
+    nonce: createNonce(),
     bootstrapScriptContent,
     bootstrapModules: [manifest.entry.script],
     onShellReady() {
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
-      pipe(res);
+      setImmediate(() => {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+        pipe(res);
+      });
     },
     onShellError() {
       res.writeHead(500).end();

@@ -10,6 +10,11 @@ import type { Context } from "koa";
 export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void, onClientGone: () => void): void {
   ctx.respond = false;
   const { res } = ctx;
+  // Gone while the body was being prepared: nothing to write to.
+  if (res.destroyed) {
+    onClientGone();
+    return;
+  }
   // Registered before pipeTo runs, so it sees a visitor leaving before the writer does.
   res.once("close", () => {
     if (!res.writableFinished) onClientGone();

@@ -41,7 +41,10 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
     const start = () => {
       if (settled) return;
       settled = true;
-      resolve({
+      // Writing is left to the next turn of the event loop: after React's own start-up
+      // callback, and together with other requests' writes. Measured: ~25 % more pages per
+      // second under load, and lower p50 (BENCHMARKS.md).
+      setImmediate(resolve, {
         pipe: (destination) => {
           destination.once("close", stopTimer);
           pipe(destination);
