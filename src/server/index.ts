@@ -52,9 +52,8 @@ const app = createApp({
   readiness,
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
-  observeRequest: ({ method, route, status, durationMs }) =>
-    metrics.httpRequestDuration.observe({ method, route, status }, durationMs / 1000),
-  observeRender: (route, seconds) => metrics.ssrRenderDuration.observe({ route }, seconds),
+  observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
+  observeRender: metrics.observeRender,
   extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
 });
 const server = createHttpServer(app.callback());

@@ -9,15 +9,32 @@ export interface TunnelObserver {
 
 export interface Metrics {
   registry: Registry;
-  /** Labels: method, route (a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL), status. */
-  httpRequestDuration: Histogram<"method" | "route" | "status">;
-  /** Label: route (pattern). */
-  ssrRenderDuration: Histogram<"route">;
+  /** `route` is a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** Server-side render duration by route pattern. */
+  observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * A histogram's label-bound children, made once per label combination and then reused:
+ * prom-client otherwise validates and hashes the labels on every observation (per request).
+ * Routes are patterns and statuses few, so the map stays small.
+ */
+function childrenOf<T extends string>(histogram: Histogram<T>) {
+  const children = new Map<string, Histogram.Internal<T>>();
+  return (key: string, labels: Partial<Record<T, string>>) => {
+    let child = children.get(key);
+    if (!child) {
+      child = histogram.labels(labels);
+      children.set(key, child);
+    }
+    return child;
+  };
+}
 
 /** A fresh registry each call (never prom-client's global one), so tests and several servers can coexist. */
 export function createMetrics(): Metrics {
@@ -82,5 +99,16 @@ export function createMetrics(): Metrics {
     },
   };
 
-  return { registry, httpRequestDuration, ssrRenderDuration, tunnelObserver };
+  const requestChild = childrenOf(httpRequestDuration);
+  const renderChild = childrenOf(ssrRenderDuration);
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      requestChild(`${method} ${status} ${route}`, { method, route, status: String(status) }).observe(seconds);
+    },
+    observeRender(route, seconds) {
+      renderChild(route, { route }).observe(seconds);
+    },
+    tunnelObserver,
+  };
 }

@@ -22,14 +22,15 @@ async function scrape(url: string) {
 describe("metrics listener", () => {
   it("exposes HTTP and SSR histograms by route pattern", async () => {
     const { metrics, url } = await start();
-    metrics.httpRequestDuration.observe({ method: "GET", route: "/items/:id", status: "200" }, 0.042);
-    metrics.httpRequestDuration.observe({ method: "GET", route: "not_found", status: "404" }, 0.003);
-    metrics.ssrRenderDuration.observe({ route: "/" }, 0.02);
+    metrics.observeRequest("GET", "/items/:id", 200, 0.042);
+    metrics.observeRequest("GET", "not_found", 404, 0.003);
+    metrics.observeRequest("GET", "/items/:id", 200, 0.2);
+    metrics.observeRender("/", 0.02);
 
     const body = await scrape(url);
     expect(body).toContain("# TYPE outpost_http_request_duration_seconds histogram");
     expect(body).toContain(
-      'outpost_http_request_duration_seconds_count{method="GET",route="/items/:id",status="200"} 1',
+      'outpost_http_request_duration_seconds_count{method="GET",route="/items/:id",status="200"} 2',
     );
     expect(body).toContain('outpost_http_request_duration_seconds_bucket{le="0.05",method="GET",route="/items/:id",status="200"} 1');
     expect(body).toContain('outpost_http_request_duration_seconds_count{method="GET",route="not_found",status="404"} 1');
