@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { finished, type Readable, Transform } from "node:stream";
 import { BodyTooLargeError, ClientAbortedError } from "./errors";
 
 export type BodyFailure = "too_large" | "client_aborted";
@@ -11,13 +11,15 @@ export type BodyFailure = "too_large" | "client_aborted";
 export class ClientBody {
   bytes = 0;
   failure: BodyFailure | undefined;
-  readonly #source: AsyncIterator<Buffer>;
+  readonly #request: Readable;
+  // Made on the first read that has to wait: a small envelope is usually buffered already.
+  #source: AsyncIterator<Buffer> | undefined;
   readonly #maxBytes: number;
   readonly #declaredBytes: number | undefined;
 
   /** `declaredBytes`: the request's Content-Length, which Node's parser holds the body to. */
   constructor(request: Readable, maxBytes: number, declaredBytes?: number) {
-    this.#source = request.iterator({ destroyOnReturn: false });
+    this.#request = request;
     this.#maxBytes = maxBytes;
     this.#declaredBytes = declaredBytes;
   }
@@ -29,41 +31,61 @@ export class ClientBody {
 
   /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Buffer | undefined> {
-    let result: IteratorResult<Buffer>;
-    try {
-      result = await this.#source.next();
-    } catch {
-      this.failure = "client_aborted";
-      throw new ClientAbortedError("client aborted the upload");
-    }
-    if (result.done) return undefined;
-    this.bytes += result.value.length;
+    const buffered = this.#source ? null : (this.#request.read() as Buffer | null);
+    const chunk = buffered ?? (await this.#next());
+    if (chunk === undefined) return undefined;
+    this.bytes += chunk.length;
     if (this.bytes > this.#maxBytes) {
       this.failure = "too_large";
       throw new BodyTooLargeError("envelope larger than the size limit");
     }
-    return result.value;
+    return chunk;
+  }
+
+  async #next(): Promise<Buffer | undefined> {
+    this.#source ??= this.#request.iterator({ destroyOnReturn: false });
+    try {
+      const result = await this.#source.next();
+      return result.done ? undefined : result.value;
+    } catch {
+      this.failure = "client_aborted";
+      throw new ClientAbortedError("client aborted the upload");
+    }
   }
 
   /** Stops reading and detaches from the request, leaving it intact. */
   async release(): Promise<void> {
-    await this.#source.return?.();
+    await this.#source?.return?.();
   }
 
   /**
-   * The upstream request body: the chunks already peeked, then the rest as it arrives. Pulled
-   * by undici, so a slow ingest slows the client down instead of filling memory; an error
-   * (too large, client gone) destroys the stream, which aborts the upstream request.
+   * The upstream request body: the chunks already peeked, then the rest piped through a
+   * counter. Pulled by undici, so a slow ingest slows the client down instead of filling
+   * memory; an error (too large, client gone) destroys the stream, which aborts the upstream
+   * request, while the request itself is only unpiped, left intact for the answer.
    */
-  toStream(head: readonly Buffer[]): Readable {
-    const chunks = async function* (body: ClientBody) {
-      try {
-        yield* head;
-        for (let chunk = await body.read(); chunk !== undefined; chunk = await body.read()) yield chunk;
-      } finally {
-        await body.release();
-      }
-    };
-    return Readable.from(chunks(this), { objectMode: false });
+  async toStream(head: readonly Buffer[]): Promise<Readable> {
+    await this.release();
+    const request = this.#request;
+    const counted = new Transform({
+      transform: (chunk: Buffer, _encoding, done) => {
+        this.bytes += chunk.length;
+        if (this.bytes <= this.#maxBytes) return done(null, chunk);
+        this.failure = "too_large";
+        request.unpipe(counted);
+        done(new BodyTooLargeError("envelope larger than the size limit"));
+      },
+    });
+    // Already counted while the header was peeked.
+    for (const chunk of head) counted.push(chunk);
+    const stopWatching = finished(request, { writable: false }, (error) => {
+      stopWatching();
+      if (!error || counted.destroyed) return;
+      this.failure ??= "client_aborted";
+      request.unpipe(counted);
+      counted.destroy(new ClientAbortedError("client aborted the upload"));
+    });
+    counted.once("close", () => request.unpipe(counted));
+    return request.pipe(counted);
   }
 }

@@ -65,7 +65,7 @@ async function upstreamBody(body: ClientBody, head: readonly Buffer[], onUploadE
     await body.release();
     return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   }
-  const stream = body.toStream(head);
+  const stream = await body.toStream(head);
   // Always listened to: undici detaches its own listener once the upload is done, and an
   // unhandled stream error would take the process down.
   stream.on("error", onUploadError);
