@@ -1,13 +1,18 @@
 import type { Middleware } from "koa";
 
-/** Headers for every response; the HTML's CSP is set by the renderer, which owns the nonce. */
+/**
+ * Headers for every response; the HTML's CSP is set by the renderer, which owns the nonce.
+ * Set on the response itself: they are fixed strings, and Koa's setter normalises every call
+ * (this runs on every request).
+ */
 export function securityHeaders(): Middleware {
-  return async (ctx, next) => {
-    ctx.set("X-Content-Type-Options", "nosniff");
-    ctx.set("Referrer-Policy", "strict-origin-when-cross-origin");
-    ctx.set("X-Frame-Options", "DENY");
-    ctx.set("Cross-Origin-Opener-Policy", "same-origin");
-    await next();
+  return (ctx, next) => {
+    const { res } = ctx;
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    return next();
   };
 }
 
