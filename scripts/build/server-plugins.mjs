@@ -1,5 +1,6 @@
 // esbuild plugins for the server build (serverOptions in options.mjs), both for start-up time.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { decode, encode } from "@jridgewell/sourcemap-codec";
 import { isBuiltin } from "node:module";
 import path from "node:path";
 
@@ -71,68 +72,17 @@ async function dropSourceMap(mapPath) {
   await rm(mapPath);
 }
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const DIGIT = new Map([...BASE64].map((char, i) => [char, i]));
-
-function decodeSegment(segment) {
-  const values = [];
-  let value = 0;
-  let shift = 0;
-  for (const char of segment) {
-    const digit = DIGIT.get(char);
-    value += (digit & 31) << shift;
-    if (digit & 32) shift += 5;
-    else {
-      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
-      value = 0;
-      shift = 0;
-    }
-  }
-  return values;
-}
-
-function encodeValue(value) {
-  let vlq = value < 0 ? (-value << 1) | 1 : value << 1;
-  let out = "";
-  do {
-    let digit = vlq & 31;
-    vlq >>>= 5;
-    if (vlq > 0) digit |= 32;
-    out += BASE64[digit];
-  } while (vlq > 0);
-  return out;
-}
-
 /** Drops segments whose source is vendor code, marking where each vendor run starts. */
 export function trimMappings(mappings, isVendor) {
-  const absolute = [0, 0, 0, 0]; // source, original line, original column, name (cumulative)
-  const written = [0, 0, 0, 0];
-  let mapped = false; // whether the last segment written maps to a source
-  return mappings
-    .split(";")
-    .map((line) => {
-      let column = 0;
-      let writtenColumn = 0;
-      const out = [];
-      for (const segment of line.split(",")) {
-        if (!segment) continue;
-        const values = decodeSegment(segment);
-        column += values[0];
-        for (let i = 1; i < values.length; i++) absolute[i - 1] += values[i];
-        const keep = values.length > 1 && !isVendor[absolute[0]];
-        if (!keep && !mapped) continue;
-        let encoded = encodeValue(column - writtenColumn);
-        writtenColumn = column;
-        if (keep) {
-          for (let i = 1; i < values.length; i++) {
-            encoded += encodeValue(absolute[i - 1] - written[i - 1]);
-            written[i - 1] = absolute[i - 1];
-          }
-        }
-        out.push(encoded);
-        mapped = keep;
-      }
-      return out.join(",");
-    })
-    .join(";");
+  let mapped = false; // whether the last segment kept maps to a source
+  const lines = decode(mappings).map((line) =>
+    line.flatMap((segment) => {
+      const keep = segment.length > 1 && !isVendor[segment[1]];
+      if (!keep && !mapped) return [];
+      mapped = keep;
+      // A lone generated column: from here on, this line maps to nothing.
+      return [keep ? segment : [segment[0]]];
+    }),
+  );
+  return encode(lines);
 }
