@@ -51,7 +51,7 @@ const describe = `SSR: GET / with a browser User-Agent (Chrome 124 on Linux), ${
   "Sentry on = SENTRY_DSN pointing at the local fake ingest, SENTRY_TRACES_SAMPLE_RATE unset (0). autocannon 9, pipelining 1.";
 const markdown = renderResults({
   meta: {
-    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     node: process.version,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model.trim() ?? "unknown",

@@ -68,7 +68,8 @@ export async function ssr({ connections, rounds, warmupSec, durationSec }) {
       rows,
       verdicts,
       notes: [
-        `Response bodies: floor ${sizes.floor.length} B, ours with Sentry off ${sizes["ours, Sentry off"].length} B, with Sentry on ${sizes["ours, Sentry on"].length} B (sentry-trace and baggage meta tags, DSN in the config). ` +
+        `Response bodies: floor ${sizes.floor.length} B, ours with Sentry off ${sizes["ours, Sentry off"].length} B, with Sentry on ${sizes["ours, Sentry on"].length} B ` +
+          `(${sizes["ours, Sentry on"].includes('name="sentry-trace"') ? "sentry-trace and baggage meta tags, " : ""}the DSN in the runtime config). ` +
           `Identical to the floor once nonces and timestamps are normalised: Sentry off ${same ? "yes" : "NO"}; Sentry on, also without trace tags and DSN, ${sameOn ? "yes" : "NO"}.`,
         "The floor sends only Content-Type and Cache-Control; ours adds the CSP and security headers.",
       ],
