@@ -12,7 +12,7 @@ const outDir = process.env.BENCH_OUT;
 const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
 const { App, createNonce, routes, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
 
-const server = createServer(async (req, res) => {
+const server = createServer(async (_req, res) => {
   const { payload, bootstrapScriptContent } = await homeDocument(manifest);
   const { pipe } = renderToPipeableStream(createElement(App, { payload, routes }), {
     nonce: createNonce(),
