@@ -5,32 +5,43 @@ import { eventsWithMessage, exceptionOf, receivedItems, transactionsNamed } from
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
-describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () => {
-  let ingest: FakeIngest;
-  let server: ServerProcess;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  const requestedUrls: string[] = [];
+interface ReportingStack {
+  ingest: FakeIngest;
+  server: ServerProcess;
+  browser: BrowserContext;
+  /** Every URL the browser requested. */
+  requestedUrls: string[];
+}
 
+/** A fake ingest, the server reporting to it (diagnostic routes on) and Chromium, for one describe block. */
+function reportingStack(env: Record<string, string>): ReportingStack {
+  const stack = { requestedUrls: [] as string[] } as ReportingStack;
+  let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    ingest = await startFakeIngest();
-    server = await startServerProcess({
-      SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42`,
-      SENTRY_TRACES_SAMPLE_RATE: "1",
+    stack.ingest = await startFakeIngest();
+    stack.server = await startServerProcess({
+      SENTRY_DSN: `http://publickey@127.0.0.1:${stack.ingest.port}/42`,
       ENABLE_DIAGNOSTIC_ROUTES: "true",
+      ...env,
     });
-    ({ browser, close: closeBrowser } = await launchChromium());
-    browser.on("request", (request) => requestedUrls.push(request.url()));
+    const chromium = await launchChromium();
+    ({ browser: stack.browser, close: closeBrowser } = chromium);
+    stack.browser.on("request", (request) => stack.requestedUrls.push(request.url()));
   });
   afterAll(async () => {
     await closeBrowser?.();
-    await server?.stop();
-    await ingest?.close();
+    await stack.server?.stop();
+    await stack.ingest?.close();
   });
+  return stack;
+}
+
+describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () => {
+  const stack = reportingStack({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
   async function open(path: string): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${path}`);
+    const page = await stack.browser.newPage();
+    await page.goto(`${stack.server.url}${path}`);
     await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     return page;
   }
@@ -41,9 +52,9 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
   it("sends one error event with message and stack through /monitoring?p=42", async () => {
     const page = await open("/diagnostics/client-error");
     await page.click("#throw-client-error");
-    await ingest.waitFor(() => eventsWithMessage(ingest, "diagnostic client error").length > 0, 10_000);
+    await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > 0, 10_000);
     await page.waitForTimeout(500);
-    const events = eventsWithMessage(ingest, "diagnostic client error");
+    const events = eventsWithMessage(stack.ingest, "diagnostic client error");
     expect(events).toHaveLength(1);
     const [event] = events;
     expect(fromBrowser(event as never)).toBe(true);
@@ -58,14 +69,14 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     // The tunnel forwarded only its chosen headers: no trace propagation, no cookies.
     const forwardedHeaders = Object.keys(event?.envelope.request.headers ?? {});
     for (const name of ["sentry-trace", "baggage", "cookie", "traceparent"]) expect(forwardedHeaders).not.toContain(name);
-    const tunnelCalls = requestedUrls.filter((url) => url.includes("/monitoring"));
+    const tunnelCalls = stack.requestedUrls.filter((url) => url.includes("/monitoring"));
     expect(tunnelCalls.length).toBeGreaterThan(0);
-    for (const url of tunnelCalls) expect(url).toBe(`${server.url}/monitoring?p=42`);
+    for (const url of tunnelCalls) expect(url).toBe(`${stack.server.url}/monitoring?p=42`);
     await page.close();
   });
 
   it("sends an error raised before the Sentry chunk loaded, once it has", async () => {
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -76,7 +87,7 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
       await released;
       await route.continue();
     });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${stack.server.url}/`);
     await page.waitForSelector("html[data-hydrated=true]");
     await page.evaluate(() => {
       setTimeout(() => {
@@ -84,17 +95,17 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
       });
     });
     await page.waitForTimeout(200);
-    expect(eventsWithMessage(ingest, "early client error")).toHaveLength(0);
+    expect(eventsWithMessage(stack.ingest, "early client error")).toHaveLength(0);
     release();
-    await ingest.waitFor(() => eventsWithMessage(ingest, "early client error").length > 0, 10_000);
+    await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "early client error").length > 0, 10_000);
     await page.waitForTimeout(300);
-    expect(eventsWithMessage(ingest, "early client error")).toHaveLength(1);
+    expect(eventsWithMessage(stack.ingest, "early client error")).toHaveLength(1);
     await page.close();
   });
 
   it("contacts no host but the page's own", () => {
-    expect(requestedUrls.length).toBeGreaterThan(0);
-    for (const url of requestedUrls) expect(new URL(url).origin).toBe(server.url);
+    expect(stack.requestedUrls.length).toBeGreaterThan(0);
+    for (const url of stack.requestedUrls) expect(new URL(url).origin).toBe(stack.server.url);
   });
 
   it("drops the not-found pageload, keeps the home pageload, which continues the server trace", async () => {
@@ -109,14 +120,14 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     await home.close();
     const serverTraceId = serverTrace?.split("-")[0];
     expect(serverTraceId).toMatch(/^[0-9a-f]{32}$/);
-    await ingest.waitFor(
+    await stack.ingest.waitFor(
       () =>
-        receivedItems(ingest, "transaction").some(
+        receivedItems(stack.ingest, "transaction").some(
           (item) => fromBrowser(item) && JSON.stringify(item.payload.contexts).includes(String(serverTraceId)),
         ),
       15_000,
     );
-    const pageloads = receivedItems(ingest, "transaction").filter(fromBrowser);
+    const pageloads = receivedItems(stack.ingest, "transaction").filter(fromBrowser);
     expect(pageloads.map((item) => item.payload.transaction)).not.toContain("not_found");
     const traceOf = (item: (typeof pageloads)[number]) =>
       (item.payload.contexts as { trace: { trace_id: string; op: string } }).trace;
@@ -124,38 +135,19 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     expect(homeLoad, "a pageload of / in the server's trace").toBeDefined();
     expect(traceOf(homeLoad as (typeof pageloads)[number]).op).toBe("pageload");
     // The server side of the same trace arrived too, and no server not-found transaction did.
-    expect(transactionsNamed(ingest, "GET /").length).toBeGreaterThan(0);
-    expect(transactionsNamed(ingest, "GET not_found")).toHaveLength(0);
+    expect(transactionsNamed(stack.ingest, "GET /").length).toBeGreaterThan(0);
+    expect(transactionsNamed(stack.ingest, "GET not_found")).toHaveLength(0);
     // The tunnel relayed every envelope above, yet none of its requests was traced.
-    const names = receivedItems(ingest, "transaction").map((item) => String(item.payload.transaction));
+    const names = receivedItems(stack.ingest, "transaction").map((item) => String(item.payload.transaction));
     expect(names.filter((name) => name.startsWith("POST") || name.includes("monitoring"))).toEqual([]);
   });
 });
 
 describe.skipIf(!hasChromium)("browser error reporting with tracing off", () => {
-  let ingest: FakeIngest;
-  let server: ServerProcess;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-  const requestedUrls: string[] = [];
-
-  beforeAll(async () => {
-    ingest = await startFakeIngest();
-    server = await startServerProcess({
-      SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42`,
-      ENABLE_DIAGNOSTIC_ROUTES: "true",
-    });
-    ({ browser, close: closeBrowser } = await launchChromium());
-    browser.on("request", (request) => requestedUrls.push(request.url()));
-  });
-  afterAll(async () => {
-    await closeBrowser?.();
-    await server?.stop();
-    await ingest?.close();
-  });
+  const stack = reportingStack({});
 
   it("loads only the error-reporting chunk, sends a queued error once, and no transaction", async () => {
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -164,23 +156,23 @@ describe.skipIf(!hasChromium)("browser error reporting with tracing off", () => 
       await released;
       await route.continue();
     });
-    await page.goto(`${server.url}/diagnostics/client-error`);
+    await page.goto(`${stack.server.url}/diagnostics/client-error`);
     await page.waitForSelector("html[data-hydrated=true]");
     await page.click("#throw-client-error");
     await page.waitForTimeout(200);
-    expect(eventsWithMessage(ingest, "diagnostic client error")).toHaveLength(0);
+    expect(eventsWithMessage(stack.ingest, "diagnostic client error")).toHaveLength(0);
     release();
-    await ingest.waitFor(() => eventsWithMessage(ingest, "diagnostic client error").length > 0, 10_000);
+    await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > 0, 10_000);
     await page.waitForTimeout(500);
-    const events = eventsWithMessage(ingest, "diagnostic client error");
+    const events = eventsWithMessage(stack.ingest, "diagnostic client error");
     expect(events).toHaveLength(1);
     expect(events[0]?.payload.transaction).toBe("/diagnostics/client-error");
     expect(exceptionOf(events[0]?.payload ?? {}).stacktrace?.frames?.length).toBeGreaterThan(0);
     await page.close();
-    const chunks = requestedUrls.filter((url) => url.includes("/assets/chunks/"));
+    const chunks = stack.requestedUrls.filter((url) => url.includes("/assets/chunks/"));
     expect(chunks.some((url) => /\/error-reporting-[A-Z0-9]+\.js$/.test(url))).toBe(true);
     expect(chunks.filter((url) => url.includes("/tracing-"))).toEqual([]);
-    for (const url of requestedUrls) expect(new URL(url).origin).toBe(server.url);
-    expect(receivedItems(ingest, "transaction")).toEqual([]);
+    for (const url of stack.requestedUrls) expect(new URL(url).origin).toBe(stack.server.url);
+    expect(receivedItems(stack.ingest, "transaction")).toEqual([]);
   });
 });
