@@ -71,6 +71,12 @@ export const testRoutes = [
     component: ({ data }) => <p id="item">{data.id}</p>,
     load: ({ params }) => ({ id: params.id as string }),
   }),
+  defineRoute<{ query: string | null; host: string }>({
+    path: "/test/search",
+    title: "Search",
+    component: ({ data }) => <p id="search">{`${data.query} on ${data.host}`}</p>,
+    load: ({ url }) => ({ query: url.searchParams.get("q"), host: url.host }),
+  }),
   defineRoute<{ waitedMs: number }>({
     path: "/test/slow/:ms",
     title: "Slow",

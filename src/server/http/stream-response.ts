@@ -2,28 +2,36 @@ import type { ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 
+/** How a handed-over response ended: `finished` is false when the client left before the end. */
+export type OnResponseClosed = (finished: boolean) => void;
+
 /**
  * Hands the response to `pipeTo` rather than to Koa. Koa's pipeline turns a visitor leaving
  * mid-stream into an app "error", which error reporting would count as one; here it only
- * calls `onClientGone`. Status and headers must be set on ctx first.
+ * reaches `onClosed(false)`. Status and headers must be set on ctx first. One listener per
+ * response tells both endings apart, so callers need none of their own.
  */
-export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void, onClientGone: () => void): void {
+export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void, onClosed: OnResponseClosed): void {
   ctx.respond = false;
   const { res } = ctx;
   // Gone while the body was being prepared: nothing to write to.
   if (res.destroyed) {
-    onClientGone();
+    onClosed(false);
     return;
   }
   // Registered before pipeTo runs, so it sees a visitor leaving before the writer does.
-  res.once("close", () => {
-    if (!res.writableFinished) onClientGone();
-  });
+  res.once("close", () => onClosed(res.writableFinished));
   pipeTo(res);
 }
 
 /** Streams a body to the client; a source that fails mid-stream ends the client's response. */
 export function streamResponse(ctx: Context, body: Readable): void {
   body.once("error", () => ctx.res.destroy());
-  pipeResponse(ctx, (res) => body.pipe(res), () => body.destroy());
+  pipeResponse(
+    ctx,
+    (res) => body.pipe(res),
+    (finished) => {
+      if (!finished) body.destroy();
+    },
+  );
 }

@@ -53,7 +53,8 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       options.logError(error, ctx);
       report?.captureError(error);
     };
-    const outcome = await resolvePage(match, ctx.URL, {
+    // The URL is built only for a loader that reads it: parsing it is a measurable share of a page.
+    const outcome = await resolvePage(match, () => ctx.URL, {
       exposeErrors: options.exposeErrors,
       onError,
     });
@@ -71,12 +72,14 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     if (!render) return;
     if (ctx.method === "HEAD") {
       // The status and headers are known once the shell is; the body is not wanted.
-      render.cancel();
+      render.close(false);
       return;
     }
-    ctx.res.once("finish", () => options.observeRender?.(routeLabel, (performance.now() - started) / 1000));
     // A visitor who leaves mid-stream should not keep React rendering for nobody.
-    pipeResponse(ctx, render.pipe, render.cancel);
+    pipeResponse(ctx, render.pipe, (finished) => {
+      render.close(finished);
+      if (finished) options.observeRender?.(routeLabel, (performance.now() - started) / 1000);
+    });
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorDetails } from "../../shared/pages/ErrorPage";
 import type { RouteMatch } from "../../shared/routing/find-route";
-import { routeTitle } from "../../shared/routing/route";
+import type { Params } from "../../shared/routing/match";
+import { type LoaderContext, routeTitle } from "../../shared/routing/route";
 import { isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
 import type { PageState } from "../../shared/document/payload";
 
@@ -30,19 +31,34 @@ function errorDetails(error: unknown): ErrorDetails {
     : { message: String(error) };
 }
 
+/** Made on the loader's first read of `url`: most loaders never look at it. */
+class RequestLoaderContext implements LoaderContext {
+  readonly params: Params;
+  readonly #url: () => URL;
+
+  constructor(params: Params, url: () => URL) {
+    this.params = params;
+    this.#url = url;
+  }
+
+  get url(): URL {
+    return this.#url();
+  }
+}
+
 /**
  * Runs the route's loader and turns its result or its signal into what to answer. Real
  * errors go to `onError` exactly once; the two signals are control flow, not errors.
  */
 export async function resolvePage(
   match: RouteMatch | null,
-  url: URL,
+  url: () => URL,
   { exposeErrors, onError }: { exposeErrors: boolean; onError: (error: unknown) => void },
 ): Promise<PageOutcome> {
   if (!match) return NOT_FOUND;
   const { route, params } = match;
   try {
-    const data = route.load ? await route.load({ params, url }) : null;
+    const data = route.load ? await route.load(new RequestLoaderContext(params, url)) : null;
     return {
       type: "page",
       status: 200,

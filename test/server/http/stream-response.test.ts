@@ -27,12 +27,16 @@ describe("pipeResponse", () => {
   it("does not write to a response whose client is already gone, and says so", async () => {
     const calls: string[] = [];
     await withResponse((res) => {
-      pipeResponse({ res } as unknown as Context, () => calls.push("piped"), () => calls.push("gone"));
+      pipeResponse(
+        { res } as unknown as Context,
+        () => calls.push("piped"),
+        (finished) => calls.push(`closed, finished: ${finished}`),
+      );
     }, true);
-    expect(calls).toEqual(["gone"]);
+    expect(calls).toEqual(["closed, finished: false"]);
   });
 
-  it("hands a live response to the writer and says nothing once it has finished", async () => {
+  it("hands a live response to the writer and says when it has finished", async () => {
     const calls: string[] = [];
     await withResponse((res) => {
       pipeResponse(
@@ -41,9 +45,9 @@ describe("pipeResponse", () => {
           calls.push("piped");
           target.end("done");
         },
-        () => calls.push("gone"),
+        (finished) => calls.push(`closed, finished: ${finished}`),
       );
     }, false);
-    expect(calls).toEqual(["piped"]);
+    expect(calls).toEqual(["piped", "closed, finished: true"]);
   });
 });

@@ -109,6 +109,11 @@ describe("route parameters", () => {
     const html = await (await fetch(`${app.url}/test/items/a%20b`)).text();
     expect(html).toContain('<p id="item">a b</p>');
   });
+
+  it("gives the loader the request URL, query included", async () => {
+    const html = await (await fetch(`${app.url}/test/search?q=outpost`)).text();
+    expect(html).toContain(`<p id="search">outpost on ${new URL(app.url).host}</p>`);
+  });
 });
 
 describe("the redirect signal", () => {
