@@ -53,7 +53,8 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(securityHeaders());
   const health = healthRouter(deps.readiness);
   app.use(health.routes());
-  if (deps.tunnel) app.use(deps.tunnel.router.routes()).use(deps.tunnel.router.allowedMethods());
+  // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
+  if (deps.tunnel) app.use(deps.tunnel.router.routes());
   app.use(staticAssets(deps.assets.files));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   app.use(

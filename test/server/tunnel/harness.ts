@@ -74,7 +74,7 @@ export async function startTunnel(
   const app = new Koa({ proxy: koa.proxy ?? false });
   const appErrors: unknown[] = [];
   app.on("error", (error) => appErrors.push(error));
-  app.use(tunnel.router.routes()).use(tunnel.router.allowedMethods());
+  app.use(tunnel.router.routes());
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   return {
