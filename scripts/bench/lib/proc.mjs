@@ -141,6 +141,16 @@ export function rssBytes(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
 }
 
+// Linux reports a process's CPU time in clock ticks of 1/100 s (USER_HZ) on every mainstream build.
+const TICK_MICROS = 10_000;
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+export function cpuMicros(pid) {
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
+}
+
 /** Samples a process's RSS every `intervalMs`; stop() returns { peak, samples }. */
 export function sampleRss(pid, intervalMs = 50) {
   let peak = rssBytes(pid);

@@ -11,6 +11,7 @@ export function medianRun(runs) {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuUs: median(runs.map((r) => r.cpuUs)),
     failures: runs.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0),
     runs: runs.map((r) => Math.round(r.rps)),
   };

@@ -1,0 +1,43 @@
+// The floors' one render: the app's React tree for GET / with the server's render call
+// (renderToPipeableStream, pipe one event-loop turn after onShellReady, as
+// src/server/render/stream-document.ts does) and the server's nonce source.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createElement } from "react";
+import { renderToPipeableStream } from "react-dom/server";
+
+const outDir = process.env.BENCH_OUT;
+const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
+const { App, createNonce, routes, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
+
+/** Streams the home page into `res`; resolves once piping has started (or the shell failed). */
+export async function renderHome(res) {
+  const { payload, bootstrapScriptContent } = await homeDocument(manifest);
+  return new Promise((resolve) => {
+    const { pipe } = renderToPipeableStream(createElement(App, { payload, routes }), {
+      nonce: createNonce(),
+      bootstrapScriptContent,
+      bootstrapModules: [manifest.entry.script],
+      onShellReady() {
+        setImmediate(() => {
+          res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" });
+          pipe(res);
+          resolve();
+        });
+      },
+      onShellError() {
+        res.writeHead(500).end();
+        resolve();
+      },
+    });
+  });
+}
+
+/** Listens on an ephemeral loopback port and prints `{"port":N}` for the orchestrator. */
+export function serve(server) {
+  server.keepAliveTimeout = 65_000;
+  server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ port: server.address().port })));
+  // Exit normally on SIGTERM, so that a --cpu-prof run writes its profile.
+  process.once("SIGTERM", () => process.exit(0));
+}
