@@ -25,8 +25,8 @@ function routeLabel(state: Record<string, unknown>, status: number): string {
 /**
  * One line per request (method, route pattern, status, duration) and a hook for metrics,
  * written when the response has closed: the status is the one sent (also after an error Koa
- * answered), and a streamed document counts until its last byte. No async frame around the
- * rest of the app: one listener is cheaper, and this runs on every request.
+ * answered), a streamed document counts until its last byte, and a visitor who left is told
+ * apart from a finished response.
  */
 export function requestLog(
   logger: Logger,
