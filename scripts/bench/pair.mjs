@@ -9,9 +9,8 @@
 // several with &). Needs taskset (util-linux) and the bench build (npm run bench, or
 // OUTPOST_OUT_DIR=node_modules/.cache/outpost-bench node scripts/build.mjs).
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { buildFloorTree } from "./lib/floor-tree.mjs";
-import { BENCH_DIR, BROWSER_UA, OUT, startHelper, startServer } from "./lib/proc.mjs";
+import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { median } from "./lib/stats.mjs";
 
 const [a, b] = (process.argv[2] ?? "floor,off").split(",");
@@ -32,20 +31,8 @@ function start(name) {
 
 const run = (command, args) => new Promise((resolve) => spawn(command, args, { stdio: "ignore" }).on("exit", resolve));
 
-function load(server, durationSec) {
-  return new Promise((resolve, reject) => {
-    const input = { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections, durationSec };
-    const child = spawn("taskset", ["-c", "1", process.execPath, path.join(BENCH_DIR, "load-worker.mjs")], {
-      env: { PATH: process.env.PATH, BENCH_INPUT: JSON.stringify(input) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.on("exit", (code) => (code ? reject(new Error(`load worker failed (${code})`)) : resolve(JSON.parse(stdout.trim().split("\n").pop()))));
-  });
-}
+const load = (server, durationSec) =>
+  runWorker("load-worker.mjs", { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections, durationSec }, { cpu: 1 });
 
 const servers = [await start(a), await start(b)];
 try {

@@ -65,8 +65,8 @@ function track(child, label) {
 }
 
 /** A helper script that prints `{"port":N}` once listening (fake ingest, floors). */
-export async function startHelper(script, env = {}, { nodeFlags = [], node = process.execPath } = {}) {
-  const child = spawn(node, [...nodeFlags, path.join(BENCH_DIR, script)], {
+export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(BENCH_DIR, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -173,8 +173,11 @@ export function sampleRss(pid, intervalMs = 50) {
 }
 
 /** Runs a worker script to completion and parses the JSON it prints last. */
-export async function runWorker(script, input) {
-  const child = spawn(process.execPath, [path.join(BENCH_DIR, script)], {
+export async function runWorker(script, input, { cpu } = {}) {
+  // `cpu`: pin the worker to that CPU (taskset), e.g. to keep load off a pinned server's core.
+  const command = [process.execPath, path.join(BENCH_DIR, script)];
+  if (cpu !== undefined) command.unshift("taskset", "-c", String(cpu));
+  const child = spawn(command[0], command.slice(1), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, BENCH_INPUT: JSON.stringify(input) },
     stdio: ["ignore", "pipe", "pipe"],
