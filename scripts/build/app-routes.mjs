@@ -69,8 +69,14 @@ function serverRoutesModule(root, routesFile, modules) {
 }
 
 function clientRoutesModule(root, routesFile, modules) {
-  const entries = modules.map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`);
+  // The root layout renders on every page: part of the entry rather than a chunk of its own.
+  const [layout, ...pages] = modules;
+  const entries = [
+    `${JSON.stringify(layout.id)}: () => Promise.resolve(rootLayout)`,
+    ...pages.map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`),
+  ];
   return [
+    `import * as rootLayout from ${JSON.stringify(layout.absolute)};`,
     `import config from ${JSON.stringify(routesFile)};`,
     `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
     `export default createClientRoutes(config, { ${entries.join(", ")} });`,
