@@ -34,7 +34,8 @@ export async function answerData(
   const sent = ctx.get(BUILD_HEADER);
   if (!sent) return answer(ctx, 400, { error: `the ${BUILD_HEADER} header is missing`, build });
   if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
-  const url = () => new URL(pathname + ctx.search, ctx.origin);
+  // Not ctx.origin: in Koa 3 that is the Origin request header.
+  const url = () => new URL(pathname + ctx.search, `${ctx.protocol}://${ctx.host}`);
   const { outcome } = await resolveRouteRequest(ctx, pathname, url, options);
   if (outcome.type === "redirect") {
     return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });

@@ -1,0 +1,65 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as esbuild from "esbuild";
+import { afterAll, describe, expect, it } from "vitest";
+import { appRoutesPlugin } from "../../scripts/build/app-routes.mjs";
+import { clientOptions } from "../../scripts/build/options.mjs";
+import { DIST, ROOT } from "../support/paths";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "outpost-routes-"));
+writeFileSync(path.join(scratch, "secrets.server.ts"), "export const key = 'secret';\n");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Bundles `source` for the browser with the route plugin; resolves with esbuild's error texts. */
+async function clientBuildErrors(source: string): Promise<string[]> {
+  const entry = path.join(scratch, `entry-${Math.random().toString(36).slice(2)}.ts`);
+  writeFileSync(entry, source);
+  try {
+    await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      logLevel: "silent",
+      plugins: [appRoutesPlugin({ root: ROOT, appDir: "src/app", target: "client" })],
+    });
+    return [];
+  } catch (error) {
+    return ((error as esbuild.BuildFailure).errors ?? []).map((message) => message.text);
+  }
+}
+
+describe("server-only code and the browser bundle", () => {
+  it("leaves every loader out of the client build", async () => {
+    const { metafile } = await esbuild.build({ ...clientOptions({ outDir: path.join(scratch, "out"), production: true }), write: false });
+    const inputs = Object.keys(metafile?.inputs ?? {});
+    expect(inputs.some((input) => input.startsWith("src/app/"))).toBe(true);
+    expect(inputs.filter((input) => /\.server\.|src\/server\//.test(input))).toEqual([]);
+  });
+
+  it("serves no file holding the diagnostics loader's message", () => {
+    const clientDir = path.join(DIST, "client");
+    const files = readdirSync(clientDir, { recursive: true, encoding: "utf8" }).filter((file) => /\.(js|css|map)$/.test(file));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) expect(readFileSync(path.join(clientDir, file), "utf8")).not.toContain("diagnostic server error");
+    // The server build does hold it: the search itself works.
+    const server = readdirSync(path.join(DIST, "server"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    expect(server.some((file) => readFileSync(path.join(DIST, "server", file), "utf8").includes("diagnostic server error"))).toBe(true);
+  });
+
+  it("fails a client build that imports a *.server module, naming the importer", async () => {
+    const errors = await clientBuildErrors('import { key } from "./secrets.server";\nconsole.log(key);\n');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/entry-\w+\.ts imports \.\/secrets\.server, which is server-only/);
+  });
+
+  it("fails a client build that imports from src/server", async () => {
+    const logger = path.relative(scratch, path.join(ROOT, "src/server/logger"));
+    const errors = await clientBuildErrors(`import { createLogger } from ${JSON.stringify(logger)};\nconsole.log(createLogger);\n`);
+    expect(errors[0]).toMatch(/server-only/);
+  });
+
+  it("accepts type-only imports of a server half, which disappear from the bundle", async () => {
+    expect(await clientBuildErrors('import type { key } from "./secrets.server";\nexport const x: typeof key = "a";\n')).toEqual([]);
+  });
+});

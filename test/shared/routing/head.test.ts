@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { headOf, mergeHead } from "../../../src/shared/routing/head";
+import type { RouteModule } from "../../../src/shared/routing/module";
+import type { RouteState } from "../../../src/shared/routing/route-state";
+
+describe("head tags", () => {
+  it("merge along the chain: the deepest title, description and each meta tag win", () => {
+    expect(
+      mergeHead([
+        { title: "Site", description: "A site", meta: [{ name: "robots", content: "index" }, { property: "og:type", content: "website" }] },
+        { title: "Section" },
+        { title: "Page", meta: [{ property: "og:type", content: "article" }, { name: "author", content: "Ada" }] },
+      ]),
+    ).toEqual({
+      title: "Page",
+      description: "A site",
+      meta: [
+        { name: "robots", content: "index" },
+        { property: "og:type", content: "article" },
+        { name: "author", content: "Ada" },
+      ],
+    });
+  });
+
+  const modules: Record<string, RouteModule> = {
+    root: { default: () => null, head: () => ({ title: "Site", description: "root" }), errorHead: { title: "Oops" } },
+    item: { default: () => null, head: ({ data }) => ({ title: `Item ${(data as { id: string }).id}` }) },
+  };
+  const state = (error?: RouteState["error"]): RouteState => ({
+    pattern: "/items/:id",
+    matches: [
+      { id: "root", params: { id: "1" } },
+      { id: "item", params: { id: "1" } },
+    ],
+    data: { item: { id: "1" } },
+    styles: [],
+    ...(error ? { error } : {}),
+  });
+  const lookup = { get: (id: string) => modules[id] as RouteModule };
+
+  it("come from each route's data", () => {
+    expect(headOf(state(), lookup)).toMatchObject({ title: "Item 1", description: "root" });
+  });
+
+  it("stop at the route showing an error, whose errorHead comes last", () => {
+    expect(headOf(state({ boundaryId: "root", error: {} }), lookup)).toMatchObject({ title: "Oops", description: "root" });
+    expect(headOf(state({ boundaryId: null, error: {} }), lookup).title).toBe("Something went wrong");
+  });
+});
