@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a build script in plain JavaScript, without types
 import { appRoutesPlugin } from "../../scripts/build/app-routes.mjs";
+// @ts-expect-error: as above
 import { clientOptions } from "../../scripts/build/options.mjs";
 import { DIST, ROOT } from "../support/paths";
 

@@ -3,12 +3,13 @@ import { once } from "node:events";
 import path from "node:path";
 import { DIST, ROOT } from "./paths";
 
-export const SERVER_ARGS = [
+const serverArgs = (dist: string) => [
   "--enable-source-maps",
   "--import",
-  path.join(DIST, "server", "instrument.js"),
-  path.join(DIST, "server", "index.js"),
+  path.join(dist, "server", "instrument.js"),
+  path.join(dist, "server", "index.js"),
 ];
+export const SERVER_ARGS = serverArgs(DIST);
 
 export interface ServerProcess {
   url: string;
@@ -21,9 +22,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns the built server the way production runs it, on an ephemeral port. */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, SERVER_ARGS, {
+/** Spawns the built server the way production runs it, on an ephemeral port; `dist` picks another build. */
+export async function startServerProcess(env: Record<string, string> = {}, { dist = DIST } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, serverArgs(dist), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
