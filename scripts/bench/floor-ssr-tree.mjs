@@ -27,7 +27,7 @@ export async function homeDocument(manifest) {
     tracesSampleRate: 0,
     diagnostics: false,
   };
-  const payload = { state, buildId: manifest.buildId, modulePreloads: assets.modulePreloads, traceMeta: {}, config };
+  const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {
     props: { state, modules: appRoutes.modules, modulePreloads: assets.modulePreloads, traceMeta: {} },
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,

@@ -1,17 +1,14 @@
 #!/usr/bin/env node
 // A/B of two SSR servers' own cost per page, steadier than `npm run bench`'s req/s on a noisy
-// shared VM: both servers are pinned to CPU 0 and loaded at once, each by its own autocannon
-// pinned to CPU 1, so the two share one core fairly and their throughput ratio is the inverse
-// ratio of their CPU time per page, whatever the machine's speed at the moment.
+// shared VM (see lib/paired.mjs).
 //   node scripts/bench/pair.mjs A,B [rounds=3] [seconds=5] [connections=100]
 // A and B: floor, koa-floor, off (ours, Sentry off), on (ours, Sentry on), or ours with
 // environment variables, e.g. LOG_LEVEL=info or NODE_OPTIONS=--max-semi-space-size=4 (join
 // several with &). Needs taskset (util-linux) and the bench build (npm run bench, or
 // OUTPOST_OUT_DIR=node_modules/.cache/outpost-bench node scripts/build.mjs).
-import { spawn } from "node:child_process";
 import { buildFloorTree } from "./lib/floor-tree.mjs";
-import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
-import { median } from "./lib/stats.mjs";
+import { pairedRatio } from "./lib/paired.mjs";
+import { OUT, startHelper, startServer } from "./lib/proc.mjs";
 
 const [a, b] = (process.argv[2] ?? "floor,off").split(",");
 const rounds = Number(process.argv[3] ?? 3);
@@ -29,22 +26,16 @@ function start(name) {
   return startServer(Object.fromEntries(name.split("&").map((pair) => pair.split(/=(.*)/s).slice(0, 2))));
 }
 
-const run = (command, args) => new Promise((resolve) => spawn(command, args, { stdio: "ignore" }).on("exit", resolve));
-
-const load = (server, durationSec) =>
-  runWorker("load-worker.mjs", { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections, durationSec }, { cpu: 1 });
-
 const servers = [await start(a), await start(b)];
 try {
-  for (const server of servers) await run("taskset", ["-a", "-p", "-c", "0", String(server.pid)]);
-  await Promise.all(servers.map((server) => load(server, 2)));
-  const ratios = [];
-  for (let round = 0; round < rounds; round++) {
-    const [ra, rb] = await Promise.all(servers.map((server) => load(server, seconds)));
-    ratios.push(rb.rps / ra.rps);
-    console.log(`${a}: ${Math.round(ra.rps)} req/s   ${b}: ${Math.round(rb.rps)} req/s   ${b} / ${a}: ${(rb.rps / ra.rps).toFixed(3)}`);
-  }
-  console.log(`median ${b} / ${a}: ${median(ratios).toFixed(3)}`);
+  const { ratio } = await pairedRatio(servers, {
+    rounds,
+    seconds,
+    connections,
+    onRound: (ra, rb) =>
+      console.log(`${a}: ${Math.round(ra.rps)} req/s   ${b}: ${Math.round(rb.rps)} req/s   ${b} / ${a}: ${(rb.rps / ra.rps).toFixed(3)}`),
+  });
+  console.log(`median ${b} / ${a}: ${ratio.toFixed(3)}`);
 } finally {
   await Promise.all([...servers, ingest].map((proc) => proc.stop()));
 }

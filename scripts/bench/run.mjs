@@ -2,11 +2,12 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup (file left alone)
+//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup, navigation (file left alone)
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { memory } from "./memory.mjs";
+import { navigation } from "./navigation.mjs";
 import { payload } from "./payload.mjs";
 import { OUT_REL, ROOT } from "./lib/proc.mjs";
 import { renderResults, writeBenchmarks } from "./lib/report.mjs";
@@ -26,8 +27,9 @@ const settings = {
   memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
+  navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
 };
-const groups = { ssr, tunnel, memory, payload, startup };
+const groups = { ssr, tunnel, memory, payload, startup, navigation };
 
 const started = Date.now();
 console.log("building the production server (node scripts/build.mjs) ...");

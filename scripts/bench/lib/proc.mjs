@@ -84,8 +84,9 @@ export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
 /**
  * The production server as `npm start` runs it, from the bench build. `node` is another Node
  * binary to run it with (the production version: see ../production-node.mjs); default: this one.
+ * `root` and `outRel`: another checkout's build (the navigation group's baseline).
  */
-export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node = process.execPath } = {}) {
+export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node = process.execPath, root = ROOT, outRel = OUT_REL } = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(
@@ -94,11 +95,11 @@ export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node =
       ...nodeFlags,
       "--enable-source-maps",
       "--import",
-      `./${OUT_REL}/server/instrument.js`,
-      `./${OUT_REL}/server/index.js`,
+      `./${outRel}/server/instrument.js`,
+      `./${outRel}/server/index.js`,
     ],
     {
-      cwd: ROOT,
+      cwd: root,
       env: {
         PATH: process.env.PATH,
         NODE_ENV: "production",

@@ -113,7 +113,6 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
   const payload: DocumentPayload = {
     state: page.state,
     buildId: options.manifest.buildId,
-    modulePreloads: page.assets.modulePreloads,
     traceMeta: page.traceMeta,
     config: options.runtimeConfig,
   };

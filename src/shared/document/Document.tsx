@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
+import { preloadModule } from "react-dom";
 import type { DocumentHeadTags } from "../routing/head";
 
 export interface DocumentProps {
   head: DocumentHeadTags;
   styles: readonly string[];
+  /** Server only: hints rendered into the head by React, never hydrated (the browser has done with them). */
   modulePreloads: readonly string[];
   traceMeta: Record<string, string>;
   children: ReactNode;
@@ -11,6 +13,7 @@ export interface DocumentProps {
 
 /** The whole HTML document: React renders it on the server and hydrates it, head included, in the browser. */
 export function Document({ head, styles, modulePreloads, traceMeta, children }: DocumentProps) {
+  for (const href of modulePreloads) preloadModule(href, { as: "script" });
   return (
     <html lang="en">
       <head>
@@ -28,9 +31,6 @@ export function Document({ head, styles, modulePreloads, traceMeta, children }: 
         ))}
         {styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
-        ))}
-        {modulePreloads.map((href) => (
-          <link key={href} rel="modulepreload" href={href} />
         ))}
       </head>
       <body>{children}</body>

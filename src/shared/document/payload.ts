@@ -17,7 +17,6 @@ export interface DocumentPayload {
   state: RouteState;
   /** The build the document came from: data requests carry it so versions never mix. */
   buildId: string;
-  modulePreloads: string[];
   /** Sentry's sentry-trace and baggage values, so the browser continues the server's trace. */
   traceMeta: Record<string, string>;
   config: RuntimeConfig;

@@ -10,19 +10,25 @@ export interface DocumentHeadTags {
 /** The platform's plain error page, shown when no route has an error component. */
 const PLAIN_ERROR_HEAD: HeadTags = { title: "Something went wrong" };
 
+const NO_META: MetaTag[] = [];
+
 const metaKey = (tag: MetaTag) => (tag.property ? `property:${tag.property}` : `name:${tag.name ?? ""}`);
 
 /** Merges head tags along the chain, root first: the deepest route's title, description and each meta tag win. */
 export function mergeHead(chain: readonly HeadTags[]): DocumentHeadTags {
   let title = "";
   let description: string | undefined;
-  const meta = new Map<string, MetaTag>();
+  let meta: Map<string, MetaTag> | undefined;
   for (const tags of chain) {
     if (tags.title !== undefined) title = tags.title;
     if (tags.description !== undefined) description = tags.description;
-    for (const tag of tags.meta ?? []) meta.set(metaKey(tag), tag);
+    if (!tags.meta) continue;
+    meta ??= new Map();
+    for (const tag of tags.meta) meta.set(metaKey(tag), tag);
   }
-  return { title, ...(description === undefined ? {} : { description }), meta: [...meta.values()] };
+  const merged: DocumentHeadTags = { title, meta: meta ? [...meta.values()] : NO_META };
+  if (description !== undefined) merged.description = description;
+  return merged;
 }
 
 /** The head of a rendered state: each shown route's head from its data; an error component's errorHead last. */

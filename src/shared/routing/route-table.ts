@@ -22,6 +22,9 @@ interface Branch {
   diagnostic: boolean;
 }
 
+// Shared by every match of a pattern without parameters; frozen, so no loader can change it for the next.
+const NO_PARAMS: Params = Object.freeze({}) as Params;
+
 /**
  * The app's routes flattened into branches, one per page (a leaf or an index route), ranked
  * by specificity so that declaration order matters only between equally specific patterns.
@@ -31,6 +34,8 @@ export class RouteTable {
   readonly rootId: string;
   readonly notFoundId: string;
   readonly #branches: Branch[] = [];
+  /** Patterns without parameters, answered without a search: the same chain object every time. */
+  readonly #static = new Map<string, { matched: MatchedRoutes; diagnostic: boolean }>();
 
   constructor(config: AppConfig) {
     this.rootId = routeId(config.root);
@@ -39,6 +44,12 @@ export class RouteTable {
     const ranked = this.#branches.map((branch, order) => ({ branch, order, score: specificity(branch.segments) }));
     ranked.sort((a, b) => b.score - a.score || a.order - b.order);
     this.#branches = ranked.map(({ branch }) => branch);
+    for (const branch of [...this.#branches].reverse()) {
+      if (branch.segments.every((segment) => segment.kind === "static")) {
+        const matches = branch.ids.map((id) => ({ id, params: NO_PARAMS }));
+        this.#static.set(branch.pattern, { matched: { pattern: branch.pattern, matches }, diagnostic: branch.diagnostic });
+      }
+    }
   }
 
   #collect(routes: readonly RouteConfig[], parent: string[], ids: string[], diagnostic: boolean): void {
@@ -59,6 +70,8 @@ export class RouteTable {
   /** The chain for a pathname, or null when no page is there. */
   match(pathname: string, { diagnostics }: { diagnostics: boolean }): MatchedRoutes | null {
     const path = splitPath(pathname);
+    const known = this.#static.get(`/${path.join("/")}`);
+    if (known && (diagnostics || !known.diagnostic)) return known.matched;
     for (const branch of this.#branches) {
       if (branch.diagnostic && !diagnostics) continue;
       const params = matchSegments(branch.segments, path);

@@ -1,0 +1,85 @@
+// Figure 6: the app platform's hot paths. The server render of / beside the build before the
+// platform (nested routes, server-only loaders, client navigation), both pinned to one core and
+// loaded at once (lib/paired.mjs); and the JSON data request a client navigation to / makes,
+// beside the server render of the same page.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pairedRatio } from "./lib/paired.mjs";
+import { BROWSER_UA, OUT, ROOT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
+import { fmt, medianRun, target } from "./lib/stats.mjs";
+
+// The last commit before the app platform; BENCH_BASELINE_REV compares with another.
+const BASELINE_REV = process.env.BENCH_BASELINE_REV ?? "98c3d41";
+
+/** That revision's sources (git archive, so no worktree is registered) and its production build, kept between runs. */
+function baselineBuild() {
+  const sha = execFileSync("git", ["rev-parse", "--short=12", `${BASELINE_REV}^{commit}`], { cwd: ROOT, encoding: "utf8" }).trim();
+  const dir = path.join(tmpdir(), `outpost-bench-baseline-${sha}`);
+  if (!existsSync(path.join(dir, "dist", "manifest.json"))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    execFileSync("sh", ["-c", `git archive ${sha} | tar -x -C "${dir}"`], { cwd: ROOT });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+    console.log(`building the baseline ${sha} in ${dir} ...`);
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, env: { PATH: process.env.PATH }, stdio: "inherit" });
+  }
+  return { dir, sha };
+}
+
+export async function navigation({ rounds, seconds, connections, warmupSec, durationSec }) {
+  const baseline = baselineBuild();
+  const ingest = await startHelper("fake-ingest.mjs");
+  const sentry = { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` };
+  const rows = [];
+  const verdicts = [];
+  try {
+    for (const [label, env] of [
+      ["Sentry off", {}],
+      ["Sentry on", sentry],
+    ]) {
+      const servers = [await startServer(env, { root: baseline.dir, outRel: "dist" }), await startServer(env)];
+      try {
+        const { ratio, rates } = await pairedRatio(servers, { rounds, seconds, connections });
+        rows.push([`SSR of /, ${label}: ours ÷ ${baseline.sha} (paired, one core)`, rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), fmt.x(ratio)]);
+        verdicts.push(target(`Navigation: SSR of /, ${label}, >= 0.97 × the build before the app platform`, ratio >= 0.97, fmt.x(ratio)));
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+      }
+    }
+
+    const ours = await startServer(sentry);
+    try {
+      const buildId = JSON.parse(readFileSync(path.join(OUT, "manifest.json"), "utf8")).buildId;
+      const kinds = {
+        "server render of /": { url: `${ours.origin}/`, headers: { "user-agent": BROWSER_UA } },
+        "data request for / (/__data/)": { url: `${ours.origin}/__data/`, headers: { "user-agent": BROWSER_UA, "x-outpost-build": buildId } },
+      };
+      const runs = Object.fromEntries(Object.keys(kinds).map((name) => [name, []]));
+      for (let round = 0; round < rounds; round++) {
+        for (const [name, request] of Object.entries(kinds)) {
+          runs[name].push(await runWorker("load-worker.mjs", { ...request, connections: 10, warmupSec, durationSec }));
+        }
+      }
+      const [page, data] = Object.keys(kinds).map((name) => medianRun(runs[name]));
+      rows.push(["server render of /, Sentry on, 10 connections: req/s", page.runs.join(" / "), fmt.int(page.rps)]);
+      rows.push(["data request for /, Sentry on, 10 connections: req/s", data.runs.join(" / "), fmt.int(data.rps)]);
+      verdicts.push(target("Navigation: the data request for / serves more req/s than its server render", data.rps > page.rps, `${fmt.int(data.rps)} vs ${fmt.int(page.rps)} req/s`));
+    } finally {
+      await ours.stop();
+    }
+  } finally {
+    await ingest.stop();
+  }
+  return {
+    title: "6. App platform: server render beside the build before it, data requests",
+    header: ["what", "req/s per round", "result"],
+    rows,
+    verdicts,
+    notes: [
+      `Baseline: ${baseline.sha} (BENCH_BASELINE_REV), the last commit before nested routes, server-only loaders and client navigation, built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${rounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
+      "The data request is what a client navigation to / fetches: the matched routes' loader data as JSON, with the build id header.",
+    ],
+  };
+}
