@@ -29,7 +29,7 @@ export async function homeDocument(manifest) {
   };
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {
-    props: { state, modules: appRoutes.modules, modulePreloads: assets.modulePreloads, traceMeta: {} },
+    props: { state, modules: appRoutes.modules, traceMeta: {} },
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
   };
 }

@@ -6,9 +6,6 @@ import type { BrowserRouter } from "./browser-router";
 import type { ClientRoutes } from "./client-routes";
 import { OutletErrorBoundary } from "./OutletErrorBoundary";
 
-// The server's preload hints have done their job by the time the page hydrates.
-const NO_PRELOADS: readonly string[] = [];
-
 interface Props {
   router: BrowserRouter;
   routes: ClientRoutes;
@@ -30,7 +27,6 @@ export function RouterRoot({ router, routes, payload }: Props) {
       <App
         state={state}
         modules={routes.modules}
-        modulePreloads={NO_PRELOADS}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
       />

@@ -116,13 +116,7 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
     traceMeta: page.traceMeta,
     config: options.runtimeConfig,
   };
-  const app = createElement(App, {
-    state: page.state,
-    modules: options.routes.modules,
-    modulePreloads: page.assets.modulePreloads,
-    traceMeta: page.traceMeta,
-    tracker,
-  });
+  const app = createElement(App, { state: page.state, modules: options.routes.modules, traceMeta: page.traceMeta, tracker });
   const started = await streamDocument(app, {
     nonce: page.nonce,
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
@@ -136,5 +130,6 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
   ctx.res.setHeader("Content-Type", "text/html; charset=utf-8");
   ctx.res.setHeader("Cache-Control", "no-cache");
   ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(page.nonce));
+  if (page.assets.preloadHeader) ctx.res.setHeader("Link", page.assets.preloadHeader);
   return started;
 }

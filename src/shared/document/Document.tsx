@@ -1,19 +1,15 @@
 import type { ReactNode } from "react";
-import { preloadModule } from "react-dom";
 import type { DocumentHeadTags } from "../routing/head";
 
 export interface DocumentProps {
   head: DocumentHeadTags;
   styles: readonly string[];
-  /** Server only: hints rendered into the head by React, never hydrated (the browser has done with them). */
-  modulePreloads: readonly string[];
   traceMeta: Record<string, string>;
   children: ReactNode;
 }
 
 /** The whole HTML document: React renders it on the server and hydrates it, head included, in the browser. */
-export function Document({ head, styles, modulePreloads, traceMeta, children }: DocumentProps) {
-  for (const href of modulePreloads) preloadModule(href, { as: "script" });
+export function Document({ head, styles, traceMeta, children }: DocumentProps) {
   return (
     <html lang="en">
       <head>

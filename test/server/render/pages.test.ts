@@ -56,6 +56,16 @@ describe("the home page", () => {
     await again.body?.cancel();
   });
 
+  it("preloads the entry's chunks and the matched routes' code with a Link header", async () => {
+    const response = await fetch(`${app.url}/`);
+    await response.body?.cancel();
+    const { manifest } = app.deps.assets;
+    const preloads = (response.headers.get("link") ?? "").split(", ").map((value) => /^<([^>]+)>; rel=modulepreload$/.exec(value)?.[1]);
+    expect(preloads).toContain(manifest.routes["home/HomePage"]?.script);
+    for (const url of manifest.entry.modulePreloads) expect(preloads).toContain(url);
+    expect(new Set(preloads).size).toBe(preloads.length);
+  });
+
   it("sends the security headers", async () => {
     const response = await fetch(`${app.url}/`);
     await response.body?.cancel();
