@@ -5,6 +5,8 @@ import type { RouteDefinition } from "../shared/routing/route";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import type { Env } from "./config/env.server";
+import { bodyParser, type UploadPolicy } from "./forms/body-parser";
+import { csrfDefence } from "./http/csrf";
 import { healthRouter, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
@@ -23,6 +25,10 @@ export interface AppDependencies {
   tunnel?: { router: Router };
   observeRequest?: (record: RequestRecord) => void;
   observeRender?: (route: string, seconds: number) => void;
+  /** A request refused as cross-site, by the check that failed. */
+  observeCsrfRefusal?: (check: string) => void;
+  /** A route's opt-in to multipart file parts; without one they are refused with 415. */
+  uploadPolicy?: (ctx: Context) => UploadPolicy | undefined;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
@@ -57,6 +63,24 @@ export function createApp(deps: AppDependencies): Koa {
   if (deps.tunnel) app.use(deps.tunnel.router.routes());
   app.use(staticAssets(deps.assets.files));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
+  // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
+  app.use(
+    csrfDefence({
+      allowedOrigins: env.ALLOWED_ORIGINS,
+      onRefused: (ctx, { check, claimedOrigin }) => {
+        logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
+        deps.observeCsrfRefusal?.(check);
+      },
+    }),
+  );
+  app.use(
+    bodyParser({
+      maxBytes: env.BODY_MAX_BYTES,
+      uploadPolicy: deps.uploadPolicy,
+      // Status and reason only: bodies and field values are never logged.
+      onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
+    }),
+  );
   app.use(
     pageHandler({
       routes: deps.routes ?? appRoutes,

@@ -34,6 +34,26 @@ const dsnList = string()
   )
   .pipe(array(dsn));
 
+/** An origin as browsers send it: scheme, host and port, no path, query or credentials. */
+const origin = string().transform((value, ctx) => {
+  const url = URL.parse(value);
+  const plain = url && (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" &&
+    !url.search && !url.hash && !url.username && !url.password && !value.endsWith("?") && !value.endsWith("#");
+  if (url && plain) return url.origin;
+  ctx.addIssue({ code: "custom", message: `expected an origin such as https://example.com, got ${JSON.stringify(value)}` });
+  return "";
+});
+
+const originList = string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(array(origin));
+
 export const envSchema = object({
   NODE_ENV: oneOf(["production", "development", "test"]).default("production"),
   HOST: string().min(1).default("0.0.0.0"),
@@ -47,6 +67,10 @@ export const envSchema = object({
   LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   RENDER_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Largest request body a page route accepts (form, JSON or multipart fields); larger is 413. */
+  BODY_MAX_BYTES: positiveInt.default(65_536),
+  /** More origins trusted to send state-changing requests, besides the site's own. */
+  ALLOWED_ORIGINS: originList,
   SENTRY_DSN: dsn.optional(),
   PUBLIC_SENTRY_DSN: dsn.optional(),
   SENTRY_ENVIRONMENT: string().min(1).optional(),
