@@ -31,6 +31,9 @@ const originOf = (value: string): string | null => {
   return origin && origin !== "null" ? origin : null;
 };
 
+/** The request's own origin; Koa's protocol and host read X-Forwarded-Proto/-Host under TRUST_PROXY. */
+const ownOrigin = (ctx: Context) => originOf(`${ctx.protocol}://${ctx.host}`);
+
 /**
  * The origin the browser says the request comes from: its Origin header, else its Referer's
  * origin. Undefined when it sent neither, as non-browser clients do.
@@ -44,8 +47,8 @@ function claimedOrigin(ctx: Context): { check: "origin" | "referer"; origin: str
 }
 
 /**
- * Refuses a state-changing request that a browser sent from another site. Koa's `ctx.origin`
- * is the request's own (from X-Forwarded-Proto/-Host when `TRUST_PROXY` is on). A request with
+ * Refuses a state-changing request that a browser sent from another site. (Koa 3's `ctx.origin`
+ * is the Origin header, not the request's own origin: hence ownOrigin.) A request with
  * neither Origin nor Referer is not from a browser, so it carries no ambient credentials and
  * passes. An allowed origin passes even from another site, whose requests say cross-site.
  */
@@ -56,7 +59,7 @@ export function csrfRefusal(ctx: Context, allowedOrigins: ReadonlySet<string>): 
   if (ctx.get("Sec-Fetch-Site").toLowerCase() === "cross-site") {
     return { check: "sec_fetch_site", message: MESSAGES.sec_fetch_site, ...claimedFields };
   }
-  if (!claimed || (claimed.origin !== null && claimed.origin === originOf(ctx.origin))) return undefined;
+  if (!claimed || (claimed.origin !== null && claimed.origin === ownOrigin(ctx))) return undefined;
   return { check: claimed.check, message: MESSAGES[claimed.check], ...claimedFields };
 }
 
