@@ -2,19 +2,25 @@ import type { IncomingMessage } from "node:http";
 import { generateTraceId, httpRequestToRequestData } from "@sentry/core";
 import * as Sentry from "@sentry/node";
 import { transactionName } from "../../shared/sentry/reporting-rules";
+import type { Feedback } from "../feedback/feedback-form";
 
 /** What the server tells error reporting about one request. */
 export interface RequestReport {
   /** Names the transaction and the error events by route pattern, never by raw URL. */
   nameRoute(method: string, route: string): void;
-  /** A real error while answering this request; the visitor got an error page. */
-  captureError(error: unknown): void;
+  /**
+   * A real error while answering this request; the visitor got an error page. Returns the
+   * reported event's id, which the error page's feedback form carries.
+   */
+  captureError(error: unknown): string | undefined;
   /** sentry-trace and baggage for the document head, so the browser continues this trace. */
   traceMeta(): Record<string, string>;
 }
 
 export interface RequestMonitoring {
   forRequest(req: IncomingMessage): RequestReport;
+  /** A visitor's feedback, linked to the event they saw when `eventId` is given; returns its id. */
+  captureFeedback(feedback: Feedback): string;
 }
 
 // Handled: the visitor got the error page.
@@ -32,7 +38,7 @@ const tracedRequest: RequestReport = {
     if (span) Sentry.updateSpanName(Sentry.getRootSpan(span), name);
   },
   captureError(error) {
-    Sentry.captureException(error, { mechanism: MECHANISM });
+    return Sentry.captureException(error, { mechanism: MECHANISM });
   },
   traceMeta() {
     const data = Sentry.getTraceData();
@@ -61,13 +67,13 @@ class ErrorOnlyRequest implements RequestReport {
     this.#name = transactionName(method, route);
   }
 
-  captureError(error: unknown): void {
-    Sentry.withScope((scope) => {
+  captureError(error: unknown): string {
+    return Sentry.withScope((scope) => {
       if (this.#name) scope.setTransactionName(this.#name);
       // The same shape the HTTP integration records; requestData filters it by dataCollection.
       scope.setSDKProcessingMetadata({ normalizedRequest: httpRequestToRequestData(this.#req) });
       scope.setPropagationContext({ traceId: generateTraceId(), sampleRand: Math.random() });
-      Sentry.captureException(error, { mechanism: MECHANISM });
+      return Sentry.captureException(error, { mechanism: MECHANISM });
     });
   }
 
@@ -76,8 +82,15 @@ class ErrorOnlyRequest implements RequestReport {
   }
 }
 
+/** No request data: what the visitor chose to write is all the feedback carries. */
+function captureFeedback({ message, name, email, eventId }: Feedback): string {
+  return Sentry.captureFeedback({ message, name, email, associatedEventId: eventId, source: "outpost-feedback-form" });
+}
+
 export function createRequestMonitoring({ tracing }: { tracing: boolean }): RequestMonitoring {
-  return tracing ? { forRequest: () => tracedRequest } : { forRequest: (req) => new ErrorOnlyRequest(req) };
+  return tracing
+    ? { forRequest: () => tracedRequest, captureFeedback }
+    : { forRequest: (req) => new ErrorOnlyRequest(req), captureFeedback };
 }
 
 /** Sends what is queued, bounded: called once the server has drained. */
