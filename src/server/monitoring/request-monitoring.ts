@@ -8,10 +8,7 @@ import type { Feedback } from "../feedback/feedback-form";
 export interface RequestReport {
   /** Names the transaction and the error events by route pattern, never by raw URL. */
   nameRoute(method: string, route: string): void;
-  /**
-   * A real error while answering this request; the visitor got an error page. Returns the
-   * reported event's id, which the error page's feedback form carries.
-   */
+  /** A real error while answering this request; the visitor got an error page. Returns the event id. */
   captureError(error: unknown): string | undefined;
   /** sentry-trace and baggage for the document head, so the browser continues this trace. */
   traceMeta(): Record<string, string>;

@@ -41,7 +41,7 @@ describe("the redirect-signal rule", () => {
 describe("user feedback", () => {
   it("passes both rules untouched", () => {
     // The shape @sentry/core's captureFeedback builds; it is neither an error nor a transaction.
-    const feedback = {
+    const feedback: { type: string; exception?: undefined; [key: string]: unknown } = {
       type: "feedback",
       level: "info",
       contexts: { feedback: { message: "It broke", associated_event_id: "0123456789abcdef0123456789abcdef" } },
