@@ -3,7 +3,9 @@ import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import type { Env } from "./config/env.server";
-import { bodyParser, type UploadPolicy } from "./forms/body-parser";
+import "./feedback/action-services";
+import { createFeedbackService } from "./feedback/feedback-service";
+import { bodyParser } from "./forms/body-parser";
 import { csrfDefence } from "./http/csrf";
 import { healthRouter, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
@@ -12,7 +14,7 @@ import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import type { AppRoutes } from "./routing/app-routes";
+import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
 
 export interface AppDependencies {
   env: Env;
@@ -26,8 +28,6 @@ export interface AppDependencies {
   observeRender?: (route: string, seconds: number) => void;
   /** A request refused as cross-site, by the check that failed. */
   observeCsrfRefusal?: (check: string) => void;
-  /** A route's opt-in to multipart file parts; without one they are refused with 415. */
-  uploadPolicy?: (ctx: Context) => UploadPolicy | undefined;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
@@ -36,7 +36,7 @@ export interface AppDependencies {
 
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */
 export function createApp(deps: AppDependencies): Koa {
-  const { env, logger } = deps;
+  const { env, logger, monitoring } = deps;
   // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
@@ -75,11 +75,15 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
-      uploadPolicy: deps.uploadPolicy,
+      // The page's own opt-in (its server half's `uploads`); none means file parts are 415.
+      uploadPolicy: (ctx) =>
+        pageServerHalf(deps.routes, deps.routes.table.match(ctx.path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }))?.uploads,
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),
   );
+  // Feedback goes out through error reporting, so it is available exactly when that is on.
+  const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
   app.use(
     pageHandler({
       routes: deps.routes,
@@ -87,10 +91,11 @@ export function createApp(deps: AppDependencies): Koa {
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env),
+      runtimeConfig: runtimeConfig(env, { feedback: feedback.available }),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
+      services: { feedback },
     }),
   );
   return app;

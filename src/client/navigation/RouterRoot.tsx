@@ -30,6 +30,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
         modulePreloads={payload.modulePreloads}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
+        feedback={payload.config.feedback}
       />
     </RouterContext>
   );

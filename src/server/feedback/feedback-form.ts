@@ -1,11 +1,6 @@
 import { email, flattenError, object, preprocess, string, type ZodType, type infer as Infer } from "zod";
 
-/** The form's fields, by the names the page and the acceptance tests use. */
-export const FEEDBACK_FIELDS = ["message", "name", "email", "eventId"] as const;
-export type FeedbackField = (typeof FEEDBACK_FIELDS)[number];
-
-/** Lengths in UTF-16 code units after trimming, as the browser's maxlength counts them. */
-export const FEEDBACK_LIMITS = { message: 4000, name: 100, email: 200 } as const;
+import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "../../shared/feedback/fields";
 
 /** A blank optional field is an absent one. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -33,9 +28,6 @@ const feedbackSchema = object({
 });
 
 export type Feedback = Infer<typeof feedbackSchema>;
-/** What the visitor typed, as typed, to fill the form in again. */
-export type FeedbackValues = Record<FeedbackField, string>;
-export type FeedbackErrors = Partial<Record<FeedbackField, string>>;
 
 export type ParsedFeedback = { ok: true; feedback: Feedback } | { ok: false; errors: FeedbackErrors; values: FeedbackValues };
 

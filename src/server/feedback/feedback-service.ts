@@ -1,5 +1,6 @@
 import { RateLimiter } from "../http/rate-limit";
-import { type Feedback, type FeedbackErrors, type FeedbackValues, parseFeedback } from "./feedback-form";
+import type { FeedbackErrors, FeedbackValues } from "../../shared/feedback/fields";
+import { type Feedback, parseFeedback } from "./feedback-form";
 
 /** Sends one piece of feedback to error reporting; returns the feedback event's id. */
 export type SendFeedback = (feedback: Feedback) => string;
