@@ -14,6 +14,7 @@ import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
+import { pagePathOf } from "../shared/routing/data-request";
 import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
 
 export interface AppDependencies {
@@ -75,9 +76,12 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
-      // The page's own opt-in (its server half's `uploads`); none means file parts are 415.
-      uploadPolicy: (ctx) =>
-        pageServerHalf(deps.routes, deps.routes.table.match(ctx.path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }))?.uploads,
+      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+      reader: (ctx) => {
+        const path = pagePathOf(ctx.path) ?? ctx.path;
+        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
+        return page?.action ? { uploads: page.uploads } : null;
+      },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),

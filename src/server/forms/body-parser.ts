@@ -16,8 +16,12 @@ export const JSON_TYPE = "application/json";
 export interface BodyParserOptions {
   /** Largest body: form fields, JSON, or the fields of a multipart body (`BODY_MAX_BYTES`). */
   maxBytes: number;
-  /** A route's opt-in to file parts, asked only for multipart bodies; none means they are refused. */
-  uploadPolicy?: (ctx: Context) => UploadPolicy | undefined | Promise<UploadPolicy | undefined>;
+  /**
+   * What reads this request's body: null when nothing does (a page without an action), so the
+   * body is left unread and the page answers for itself (405); `uploads` is the route's opt-in
+   * to file parts, none meaning they are refused. Every POST is parsed when absent.
+   */
+  reader?: (ctx: Context) => { uploads?: UploadPolicy } | null;
   /** Where accepted files are written; each is deleted once its response has closed. */
   uploadDir?: string;
   /** Told about every refused body (status and message only: never the body). */
@@ -71,7 +75,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
       },
     })(ctx, done);
 
-  async function parse(ctx: Context): Promise<void> {
+  async function parse(ctx: Context, uploads: UploadPolicy | undefined): Promise<void> {
     const declared = ctx.request.length;
     // No body at all (or an empty one): nothing to parse, whatever the type says.
     if (!declared && !ctx.get("Transfer-Encoding")) {
@@ -85,7 +89,6 @@ export function bodyParser(options: BodyParserOptions): Middleware {
       await parseFormOrJson(ctx, done);
       return;
     }
-    const uploads = await options.uploadPolicy?.(ctx);
     const limit = maxBytes + (uploads ? uploads.maxFileBytes * uploads.maxFiles : 0);
     if (declared !== undefined && declared > limit) throw tooLarge(limit);
     // formidable would read a compressed body as if it were plain.
@@ -99,8 +102,10 @@ export function bodyParser(options: BodyParserOptions): Middleware {
 
   return async (ctx, next) => {
     if (ctx.method !== "POST") return next();
+    const reader = options.reader ? options.reader(ctx) : {};
+    if (!reader) return next();
     try {
-      await parse(ctx);
+      await parse(ctx, reader.uploads);
     } catch (error) {
       const refusal = bodyRefusal(error, maxBytes);
       options.onRefused?.(ctx, refusal);

@@ -47,6 +47,12 @@ describe("the body parser accepts", () => {
     expect(bomb.status).toBe(413);
   });
 
+  it("leaves a body nothing reads alone", async () => {
+    app = await startParserApp({ reader: () => null });
+    const response = await post({ "content-type": "text/plain" }, Buffer.from("not read"));
+    expect(response.json()).toEqual({ body: null, files: [] });
+  });
+
   it("leaves other methods' bodies alone", async () => {
     const response = await post({ "content-type": "text/plain" }, Buffer.from("not read"), "PUT");
     expect(response.status).toBe(200);
@@ -153,7 +159,7 @@ describe("file parts", () => {
   });
 
   it("are accepted within a route's own limits, and deleted once the response has closed", async () => {
-    app = await startParserApp({ uploadPolicy: () => ({ maxFileBytes: 4096, maxFiles: 1, types: ["text/plain"] }) });
+    app = await startParserApp({ reader: () => ({ uploads: { maxFileBytes: 4096, maxFiles: 1, types: ["text/plain"] } }) });
     const response = await post({ "content-type": MULTIPART }, withFile());
     expect(response.status).toBe(200);
     expect(response.json()).toMatchObject({ body: { message: "hi" }, files: [{ field: "attachment", size: 12, onDisk: true }] });
@@ -161,7 +167,7 @@ describe("file parts", () => {
   });
 
   it("over the route's limits are 413 or 415, and leave nothing behind", async () => {
-    app = await startParserApp({ uploadPolicy: () => ({ maxFileBytes: 4096, maxFiles: 1, types: ["text/plain"] }) });
+    app = await startParserApp({ reader: () => ({ uploads: { maxFileBytes: 4096, maxFiles: 1, types: ["text/plain"] } }) });
     const big = await post({ "content-type": MULTIPART }, chunksOf(withFile("text/plain", Buffer.alloc(6000, 97)), 1024));
     expect(big.status).toBe(413);
 
