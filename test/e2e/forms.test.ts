@@ -46,7 +46,8 @@ it("sends feedback from the server's error page to the ingest, linked to the eve
   expect(response.headers.get("location")).toBe("/feedback?sent=1");
   await ingest.waitFor(() => feedbackFor(eventId as string).length > 0 && eventWithId(eventId as string).length > 0, 10_000);
   const [item] = feedbackFor(eventId as string);
-  expect((item?.payload.contexts as { feedback: { message: string } }).feedback.message).toBe("It broke after I clicked");
+  const contexts = item?.payload.contexts as { feedback?: { message?: string } } | undefined;
+  expect(contexts?.feedback?.message).toBe("It broke after I clicked");
 });
 
 describe.skipIf(!hasChromium)("forms in a browser without JavaScript", () => {
