@@ -9,6 +9,7 @@ export default defineApp({
   notFound: "not-found/NotFoundPage.tsx",
   routes: [
     index("home/HomePage.tsx"),
+    route("feedback", "feedback/FeedbackPage.tsx"),
     route(
       "diagnostics",
       "diagnostics/DiagnosticsLayout.tsx",
@@ -18,6 +19,7 @@ export default defineApp({
         route("render-error", "diagnostics/RenderErrorPage.tsx"),
         route("client-error", "diagnostics/ClientErrorPage.tsx"),
         route("redirect", "diagnostics/RedirectPage.tsx"),
+        route("form", "diagnostics/FormPage.tsx"),
       ],
       { diagnostic: true },
     ),

@@ -3,6 +3,10 @@ import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import type { Env } from "./config/env.server";
+import "./feedback/action-services";
+import { createFeedbackService } from "./feedback/feedback-service";
+import { bodyParser } from "./forms/body-parser";
+import { csrfDefence } from "./http/csrf";
 import { healthRouter, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
@@ -10,7 +14,8 @@ import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import type { AppRoutes } from "./routing/app-routes";
+import { pagePathOf } from "../shared/routing/data-request";
+import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
 
 export interface AppDependencies {
   env: Env;
@@ -22,6 +27,8 @@ export interface AppDependencies {
   tunnel?: { router: Router };
   observeRequest?: (record: RequestRecord) => void;
   observeRender?: (route: string, seconds: number) => void;
+  /** A request refused as cross-site, by the check that failed. */
+  observeCsrfRefusal?: (check: string) => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
@@ -30,7 +37,7 @@ export interface AppDependencies {
 
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */
 export function createApp(deps: AppDependencies): Koa {
-  const { env, logger } = deps;
+  const { env, logger, monitoring } = deps;
   // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
@@ -56,6 +63,31 @@ export function createApp(deps: AppDependencies): Koa {
   if (deps.tunnel) app.use(deps.tunnel.router.routes());
   app.use(staticAssets(deps.assets.files));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
+  // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
+  app.use(
+    csrfDefence({
+      allowedOrigins: env.ALLOWED_ORIGINS,
+      onRefused: (ctx, { check, claimedOrigin }) => {
+        logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
+        deps.observeCsrfRefusal?.(check);
+      },
+    }),
+  );
+  app.use(
+    bodyParser({
+      maxBytes: env.BODY_MAX_BYTES,
+      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+      reader: (ctx) => {
+        const path = pagePathOf(ctx.path) ?? ctx.path;
+        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
+        return page?.action ? { uploads: page.uploads } : null;
+      },
+      // Status and reason only: bodies and field values are never logged.
+      onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
+    }),
+  );
+  // Feedback goes out through error reporting, so it is available exactly when that is on.
+  const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
   app.use(
     pageHandler({
       routes: deps.routes,
@@ -63,10 +95,11 @@ export function createApp(deps: AppDependencies): Koa {
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env),
+      runtimeConfig: runtimeConfig(env, { feedback: feedback.available }),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
+      services: { feedback },
     }),
   );
   return app;

@@ -56,6 +56,7 @@ const app = createApp({
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
   observeRender: metrics.observeRender,
+  observeCsrfRefusal: metrics.observeCsrfRefusal,
   extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
 });
 const server = createHttpServer(app.callback());

@@ -13,9 +13,12 @@ if (!hasChromium) {
 }
 
 /** Debian's Chromium with the flags this network needs and a fresh profile. */
-export async function launchChromium(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
+export async function launchChromium(
+  { javaScriptEnabled = true }: { javaScriptEnabled?: boolean } = {},
+): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), "outpost-chromium-"));
   const browser = await chromium.launchPersistentContext(profile, {
+    javaScriptEnabled,
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [

@@ -1,8 +1,12 @@
+import { useState } from "react";
 import type { HeadTags } from "../../shared/routing/module";
 
 export const head = (): HeadTags => ({ title: "Client error diagnostic" });
 
 export default function ClientErrorPage() {
+  const [broken, setBroken] = useState(false);
+  // A render error in the browser: the error boundary's page, with the feedback form, replaces this one.
+  if (broken) throw new Error("diagnostic client render error");
   return (
     <section aria-labelledby="client-error-title">
       <h1 id="client-error-title">Client error diagnostic</h1>
@@ -15,6 +19,9 @@ export default function ClientErrorPage() {
         }}
       >
         Throw a client error
+      </button>
+      <button type="button" id="throw-render-error" onClick={() => setBroken(true)}>
+        Break the page (render error)
       </button>
     </section>
   );

@@ -1,3 +1,4 @@
+import { FeedbackForm } from "../../shared/feedback/FeedbackForm";
 import { Link } from "../../shared/navigation/Link";
 import type { ErrorBoundaryProps } from "../../shared/routing/module";
 
@@ -10,6 +11,8 @@ export function ErrorPage({ error }: ErrorBoundaryProps) {
         The page could not be shown. Please try again later, or <Link href="/">go to the home page</Link>.
       </p>
       {error.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
+      <h2>Tell us what happened</h2>
+      <FeedbackForm eventId={error.eventId} />
     </section>
   );
 }

@@ -23,6 +23,7 @@ export default function RootLayout() {
           <Link href="/" className="brand">
             Outpost
           </Link>
+          <Link href="/feedback">Feedback</Link>
         </nav>
       </header>
       <main id="main">

@@ -10,6 +10,7 @@ import {
   getCurrentScope,
   globalHandlersIntegration,
   httpContextIntegration,
+  lastEventId,
   linkedErrorsIntegration,
   makeFetchTransport,
   normalizeStringifyValue,
@@ -22,6 +23,7 @@ import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reportin
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
+import { recordEventId } from "./event-ids";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
 
@@ -85,6 +87,8 @@ const reactHandler = reactErrorHandler();
 function capture({ source, error, info }: QueuedError): void {
   if (info) {
     reactHandler(error, info);
+    // Captured synchronously just now: the id the error boundary's feedback form carries.
+    recordEventId(error, lastEventId());
     return;
   }
   const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";

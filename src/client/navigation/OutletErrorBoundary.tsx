@@ -1,5 +1,6 @@
 import { Component, type ComponentType, type ReactNode } from "react";
 import type { ErrorBoundaryProps, RouteError } from "../../shared/routing/module";
+import { whenReported } from "../monitoring/event-ids";
 
 interface Props {
   fallback: ComponentType<ErrorBoundaryProps>;
@@ -27,6 +28,20 @@ export class OutletErrorBoundary extends Component<Props, State> {
 
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
     return props.resetKey === state.resetKey ? null : { error: undefined, resetKey: props.resetKey };
+  }
+
+  #unsubscribe: (() => void) | undefined;
+
+  /** Error reporting gives the error an event id after this fallback rendered: shown once known. */
+  override componentDidCatch(error: unknown): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = whenReported(error, (eventId) => {
+      this.setState((state) => (state.error ? { error: { ...state.error, eventId } } : null));
+    });
+  }
+
+  override componentWillUnmount(): void {
+    this.#unsubscribe?.();
   }
 
   override render() {

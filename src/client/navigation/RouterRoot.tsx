@@ -29,6 +29,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
         modules={routes.modules}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
+        feedback={payload.config.feedback}
       />
     </RouterContext>
   );

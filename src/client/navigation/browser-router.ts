@@ -2,7 +2,7 @@ import type { NavigateOptions, NavigationState, Router } from "../../shared/navi
 import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { ClientRoutes } from "./client-routes";
-import { fetchRouteData, type RouteAnswer } from "./fetch-route-data";
+import { fetchRouteData, type RouteAnswer, submitRouteData } from "./fetch-route-data";
 import { emitNavigation } from "./navigation-events";
 import { PrefetchCache } from "./prefetch-cache";
 import { type HistoryMode, ScrollPositions } from "./scroll-positions";
@@ -71,6 +71,38 @@ export class BrowserRouter implements Router {
   };
 
   readonly revalidate = (): Promise<void> => this.#go(new URL(window.location.href), "none", 0);
+
+  readonly submit = async (action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> => {
+    const url = new URL(action, window.location.href);
+    if (url.origin !== window.location.origin) return "fallback";
+    const path = url.pathname + url.search;
+    const id = ++this.#sequence;
+    this.#controller?.abort();
+    const controller = new AbortController();
+    this.#controller = controller;
+    this.#update({ navigation: { state: "loading", location: path } });
+    let answer: RouteAnswer;
+    try {
+      answer = await submitRouteData(path, this.#buildId, body, controller.signal);
+      if (id !== this.#sequence) return "done";
+      if (answer.kind === "redirect") {
+        // Post/redirect/get: the page it redirects to, loaded as a navigation.
+        await this.#go(new URL(answer.location, url), "push", 1);
+        return "done";
+      }
+      if (answer.kind === "state") await this.#routes.load(idsOf(answer.state));
+    } catch {
+      answer = { kind: "reload" };
+    }
+    if (id !== this.#sequence) return "done";
+    if (answer.kind !== "state") {
+      this.#update({ navigation: IDLE });
+      return "fallback";
+    }
+    // The page the action answered with: the form's page, with what it returned.
+    this.#commit(answer.state, url, path === this.#path ? "none" : "push");
+    return "done";
+  };
 
   readonly prefetch = (to: string): void => {
     const url = new URL(to, window.location.href);

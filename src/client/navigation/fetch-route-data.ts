@@ -16,12 +16,25 @@ function isDataAnswer(value: unknown, buildId: string): value is DataAnswer {
  * build refusing us, a proxy's error page, a login redirect) means a full page load, so that
  * old code never renders new data. A network failure rejects.
  */
-export async function fetchRouteData(path: string, buildId: string, signal?: AbortSignal): Promise<RouteAnswer> {
+export function fetchRouteData(path: string, buildId: string, signal?: AbortSignal): Promise<RouteAnswer> {
+  return requestRouteData(path, buildId, { signal });
+}
+
+/**
+ * Submits a form to a page's action: the answer is the page after it (its action data and
+ * fresh loader data) or where to go. Anything else (a refusal, another build) means the
+ * browser should submit the form itself.
+ */
+export function submitRouteData(path: string, buildId: string, body: URLSearchParams | FormData, signal?: AbortSignal): Promise<RouteAnswer> {
+  return requestRouteData(path, buildId, { method: "POST", body, signal });
+}
+
+async function requestRouteData(path: string, buildId: string, init: RequestInit): Promise<RouteAnswer> {
   const url = new URL(path, window.location.href);
   const response = await fetch(dataUrl(url.pathname, url.search), {
+    ...init,
     headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },
     credentials: "same-origin",
-    signal,
   });
   if (!response.headers.get("Content-Type")?.startsWith("application/json")) return { kind: "reload" };
   const body: unknown = await response.json().catch(() => null);

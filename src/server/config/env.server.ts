@@ -1,6 +1,6 @@
 // Named imports, not the `z` namespace: esbuild can then leave the rest of zod (its many locales
 // among it) out of the server build, a quarter of the size to compile at start.
-import { array, coerce, enum as oneOf, object, string, type infer as Infer } from "zod";
+import { array, coerce, enum as oneOf, object, string, type ZodType, type infer as Infer } from "zod";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
 
@@ -24,15 +24,27 @@ const dsn = string().superRefine((value, ctx) => {
   }
 });
 
-const dsnList = string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  )
-  .pipe(array(dsn));
+/** A comma-separated list, each item checked by `item`; empty when unset. */
+const commaList = <Item extends ZodType<unknown, string>>(item: Item) =>
+  string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(array(item));
+
+/** An origin as browsers send it: scheme, host and port, no path, query or credentials. */
+const origin = string().transform((value, ctx) => {
+  const url = URL.parse(value);
+  const plain = url && (url.protocol === "http:" || url.protocol === "https:") && url.pathname === "/" &&
+    !url.search && !url.hash && !url.username && !url.password && !value.endsWith("?") && !value.endsWith("#");
+  if (url && plain) return url.origin;
+  ctx.addIssue({ code: "custom", message: `expected an origin such as https://example.com, got ${JSON.stringify(value)}` });
+  return "";
+});
 
 export const envSchema = object({
   NODE_ENV: oneOf(["production", "development", "test"]).default("production"),
@@ -47,6 +59,10 @@ export const envSchema = object({
   LOG_LEVEL: oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   RENDER_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Largest request body a page route accepts (form, JSON or multipart fields); larger is 413. */
+  BODY_MAX_BYTES: positiveInt.default(65_536),
+  /** More origins trusted to send state-changing requests, besides the site's own. */
+  ALLOWED_ORIGINS: commaList(origin),
   SENTRY_DSN: dsn.optional(),
   PUBLIC_SENTRY_DSN: dsn.optional(),
   SENTRY_ENVIRONMENT: string().min(1).optional(),
@@ -56,7 +72,7 @@ export const envSchema = object({
     .regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")
     .default(TUNNEL_DEFAULTS.path)
     .transform((value) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),
-  SENTRY_TUNNEL_ALLOWED_DSNS: dsnList,
+  SENTRY_TUNNEL_ALLOWED_DSNS: commaList(dsn),
   SENTRY_TUNNEL_MAX_BYTES: positiveInt.default(TUNNEL_DEFAULTS.maxBytes),
   SENTRY_TUNNEL_RATE_LIMIT: nonNegativeInt.default(TUNNEL_DEFAULTS.rateLimitPerMinute),
   SENTRY_TUNNEL_CONNECT_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.connectTimeoutMs),

@@ -14,6 +14,8 @@ export interface Metrics {
   /** Server-side render duration by route pattern. */
   observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
+  /** A state-changing request refused as cross-site, by the check that refused it. */
+  observeCsrfRefusal(check: string): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -85,6 +87,13 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const csrfRejected = new Counter({
+    name: "outpost_csrf_rejected_total",
+    help: "State-changing requests refused as cross-site, by the check that failed",
+    labelNames: ["check"] as const,
+    registers: [registry],
+  });
+
   const tunnelObserver: TunnelObserver = {
     forwarded(n) {
       forwarded.inc();
@@ -110,5 +119,8 @@ export function createMetrics(): Metrics {
       renderChild(route, { route }).observe(seconds);
     },
     tunnelObserver,
+    observeCsrfRefusal(check) {
+      csrfRejected.inc({ check });
+    },
   };
 }

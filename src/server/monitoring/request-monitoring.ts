@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { generateTraceId, httpRequestToRequestData } from "@sentry/core";
 import * as Sentry from "@sentry/node";
 import { transactionName } from "../../shared/sentry/reporting-rules";
+import type { Feedback } from "../feedback/feedback-form";
 
 /** What the server tells error reporting about one request. */
 export interface RequestReport {
@@ -15,6 +16,8 @@ export interface RequestReport {
 
 export interface RequestMonitoring {
   forRequest(req: IncomingMessage): RequestReport;
+  /** A visitor's feedback, linked to the event they saw when `eventId` is given; returns its id. */
+  captureFeedback(feedback: Feedback): string;
 }
 
 // Handled: the visitor got the error page.
@@ -76,8 +79,15 @@ class ErrorOnlyRequest implements RequestReport {
   }
 }
 
+/** No request data: what the visitor chose to write is all the feedback carries. */
+function captureFeedback({ message, name, email, eventId }: Feedback): string {
+  return Sentry.captureFeedback({ message, name, email, associatedEventId: eventId, source: "outpost-feedback-form" });
+}
+
 export function createRequestMonitoring({ tracing }: { tracing: boolean }): RequestMonitoring {
-  return tracing ? { forRequest: () => tracedRequest } : { forRequest: (req) => new ErrorOnlyRequest(req) };
+  return tracing
+    ? { forRequest: () => tracedRequest, captureFeedback }
+    : { forRequest: (req) => new ErrorOnlyRequest(req), captureFeedback };
 }
 
 /** Sends what is queued, bounded: called once the server has drained. */

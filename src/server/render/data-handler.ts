@@ -2,6 +2,7 @@ import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { RouteAssets } from "./route-assets";
+import { resolveActionRequest } from "./action-request";
 import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 
 interface DataOptions extends RouteRequestOptions {
@@ -27,16 +28,23 @@ export async function answerData(
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets,
 ): Promise<void> {
   const build = options.manifest.buildId;
-  if (ctx.method !== "GET" && ctx.method !== "HEAD") {
-    ctx.set("Allow", "GET, HEAD");
-    return answer(ctx, 405, { error: "data requests are GET only", build });
+  const reading = ctx.method === "GET" || ctx.method === "HEAD";
+  if (!reading && ctx.method !== "POST") {
+    ctx.set("Allow", "GET, HEAD, POST");
+    return answer(ctx, 405, { error: "data requests are GET, or POST for a form", build });
   }
   const sent = ctx.get(BUILD_HEADER);
   if (!sent) return answer(ctx, 400, { error: `the ${BUILD_HEADER} header is missing`, build });
   if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
-  // Not ctx.origin: in Koa 3 that is the Origin request header.
+  // Koa 3's ctx.origin is the Origin header; the page's own origin is protocol and host.
   const url = () => new URL(pathname + ctx.search, `${ctx.protocol}://${ctx.host}`);
-  const { outcome } = await resolveRouteRequest(ctx, pathname, url, options);
+  // A form submitted by <Form>: its action runs, then the page's loaders, as for a POST to the page.
+  const request = reading ? await resolveRouteRequest(ctx, pathname, url, options) : await resolveActionRequest(ctx, pathname, url, options);
+  if (!request) {
+    ctx.set("Allow", "GET, HEAD");
+    return answer(ctx, 405, { error: "this page has no action", build });
+  }
+  const { outcome } = request;
   if (outcome.type === "redirect") {
     return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
   }

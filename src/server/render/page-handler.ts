@@ -9,12 +9,13 @@ import type { RouteState } from "../../shared/routing/route-state";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { pipeResponse } from "../http/stream-response";
+import { allowedMethods, resolveActionRequest } from "./action-request";
 import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
 import { createNonce } from "./nonce";
 import { boundaryAbove, routeError } from "./resolve-route";
 import { type RouteAssets, routeAssets } from "./route-assets";
-import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+import { type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { type StartedRender, streamDocument } from "./stream-document";
 
 export interface PageHandlerOptions extends RouteRequestOptions {
@@ -30,12 +31,9 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
   return async (ctx) => {
     const dataPath = pagePathOf(ctx.path);
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") {
-      ctx.set("Allow", "GET, HEAD");
-      ctx.status = 405;
-      return;
-    }
-    const { outcome, report, onError } = await resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
+    const request = await resolvePageRequest(ctx, options);
+    if (!request) return;
+    const { outcome, report, onError } = request;
     if (outcome.type === "redirect") {
       ctx.body = null;
       ctx.status = outcome.status;
@@ -66,6 +64,18 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);
     });
   };
+}
+
+/** GET and HEAD run the loaders, POST the route's action first; anything else is 405. */
+async function resolvePageRequest(ctx: Context, options: PageHandlerOptions): Promise<RouteRequest | null> {
+  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
+  const request = ctx.method === "POST" ? await resolveActionRequest(ctx, ctx.path, () => ctx.URL, options) : null;
+  if (!request) {
+    const matched = options.routes.table.match(ctx.path, { diagnostics: options.diagnostics });
+    ctx.set("Allow", allowedMethods(options.routes, matched));
+    ctx.status = 405;
+  }
+  return request;
 }
 
 /** One document to render: fixed per request but for the state, which an error replaces. */
@@ -116,7 +126,13 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
     traceMeta: page.traceMeta,
     config: options.runtimeConfig,
   };
-  const app = createElement(App, { state: page.state, modules: options.routes.modules, traceMeta: page.traceMeta, tracker });
+  const app = createElement(App, {
+    state: page.state,
+    modules: options.routes.modules,
+    traceMeta: page.traceMeta,
+    tracker,
+    feedback: options.runtimeConfig.feedback,
+  });
   const started = await streamDocument(app, {
     nonce: page.nonce,
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,

@@ -2,6 +2,7 @@ import type { Context } from "koa";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import { setRouteLabel } from "../http/request-log";
 import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
+import type { ActionServices } from "../../shared/routing/module";
 import type { AppRoutes } from "../routing/app-routes";
 import { type RouteOutcome, resolveRoute } from "./resolve-route";
 
@@ -13,6 +14,8 @@ export interface RouteRequestOptions {
   /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
   logError: (error: unknown, ctx: Context) => void;
   monitoring?: RequestMonitoring;
+  /** What actions may use besides the request (the feedback service). */
+  services: ActionServices;
 }
 
 export interface RouteRequest {
@@ -22,9 +25,18 @@ export interface RouteRequest {
   onError: (error: unknown) => string | undefined;
 }
 
-function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: string): void {
+/** Names the request by route pattern: log, metrics, transaction. */
+export function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: string): void {
   setRouteLabel(ctx.state, pattern);
   report?.nameRoute(ctx.method, pattern);
+}
+
+/** Logs and reports one error of this request; returns its event id. */
+export function errorReporter(ctx: Context, report: RequestReport | undefined, options: RouteRequestOptions) {
+  return (error: unknown): string | undefined => {
+    options.logError(error, ctx);
+    return report?.captureError(error);
+  };
 }
 
 /**
@@ -41,10 +53,7 @@ export async function resolveRouteRequest(
   const matched = options.routes.table.match(pathname, { diagnostics: options.diagnostics });
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, matched?.pattern ?? NOT_FOUND_ROUTE);
-  const onError = (error: unknown) => {
-    options.logError(error, ctx);
-    return report?.captureError(error);
-  };
+  const onError = errorReporter(ctx, report, options);
   const outcome = await resolveRoute(options.routes, matched, url, { exposeErrors: options.exposeErrors, onError });
   // A loader's notFound() makes this the not-found page, for reporting as for the visitor.
   if (matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, report, NOT_FOUND_ROUTE);

@@ -1,6 +1,6 @@
 import { type AppConfig, routeFiles, routeId } from "../../shared/routing/config";
 import type { RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
-import { RouteTable } from "../../shared/routing/route-table";
+import { type MatchedRoutes, RouteTable } from "../../shared/routing/route-table";
 
 /** A route file's two halves, as the server build (or a test) loaded them. */
 export interface LoadedRouteFile {
@@ -37,4 +37,10 @@ export function createAppRoutes(config: AppConfig, files: Record<string, LoadedR
     modules: { get: (id) => get(id).module },
     serverHalf: (id) => get(id).server,
   };
+}
+
+/** The server half of the page a chain leads to (its deepest route), whose action a POST runs. */
+export function pageServerHalf(routes: AppRoutes, matched: MatchedRoutes | null): ServerRouteModule | undefined {
+  const leaf = matched?.matches[matched.matches.length - 1];
+  return leaf ? routes.serverHalf(leaf.id) : undefined;
 }

@@ -1,4 +1,5 @@
 import type { Context } from "koa";
+import { discardUnreadBody } from "../http/refuse";
 import type { RejectReason, TunnelLogger, TunnelObserver } from "./types";
 
 /** Status, counter reason, the client-facing detail, and extra fields for the log line. */
@@ -16,11 +17,6 @@ export function createReject(observer: TunnelObserver | undefined, logger: Tunne
 
     ctx.status = status;
     ctx.body = { detail };
-    if (!ctx.req.complete) {
-      // The rest of the upload is unwanted: discard what is in flight and close the connection
-      // after answering, rather than reading an arbitrarily large body to keep it alive.
-      ctx.set("Connection", "close");
-      ctx.req.resume();
-    }
+    discardUnreadBody(ctx);
   };
 }

@@ -7,7 +7,7 @@ import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } 
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
 import { type ForwardConfig, forward } from "./forward";
 import { parseTunnelQuery, type TunnelQuery } from "./query";
-import type { RateLimiter } from "./rate-limit";
+import type { RateLimiter } from "../http/rate-limit";
 import { queryMatchesDsn, type Upstream } from "./upstream-url";
 
 export interface RouterConfig extends ForwardConfig {

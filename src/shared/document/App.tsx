@@ -1,3 +1,4 @@
+import { ActionDataContext, FeedbackAvailableContext } from "../forms/page-forms";
 import { headOf } from "../routing/head";
 import type { RouteModules } from "../routing/module";
 import type { RouteState } from "../routing/route-state";
@@ -10,13 +11,19 @@ export interface AppProps {
   traceMeta: Record<string, string>;
   Boundary?: OutletBoundary;
   tracker?: RenderTracker;
+  /** Whether visitors can send feedback (the runtime config's `feedback`). */
+  feedback?: boolean;
 }
 
 /** The document for a route state: rendered by the server, hydrated and re-rendered on navigation by the browser. */
-export function App({ state, modules, traceMeta, Boundary, tracker }: AppProps) {
+export function App({ state, modules, traceMeta, Boundary, tracker, feedback = false }: AppProps) {
   return (
     <Document head={headOf(state, modules)} styles={state.styles} traceMeta={traceMeta}>
-      <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
+      <FeedbackAvailableContext value={feedback}>
+        <ActionDataContext value={state.actionData}>
+          <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
+        </ActionDataContext>
+      </FeedbackAvailableContext>
     </Document>
   );
 }

@@ -1,3 +1,4 @@
+import { FeedbackForm } from "../feedback/FeedbackForm";
 import type { RouteError } from "../routing/module";
 
 /** The platform's last resort, when no route's error component can show an error. */
@@ -10,6 +11,8 @@ export function PlainErrorPage({ error }: { error?: RouteError }) {
           The page could not be shown. Please try again later, or <a href="/">go to the home page</a>.
         </p>
         {error?.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
+        <h2>Tell us what happened</h2>
+        <FeedbackForm eventId={error?.eventId} />
       </section>
     </main>
   );

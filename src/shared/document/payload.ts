@@ -10,6 +10,8 @@ export interface RuntimeConfig {
   tracesSampleRate: number;
   /** Whether the diagnostics routes are served, so the browser matches what the server does. */
   diagnostics: boolean;
+  /** Whether the server can send feedback (it has SENTRY_DSN); otherwise pages say it is unavailable. */
+  feedback: boolean;
 }
 
 /** Everything the browser needs to hydrate exactly what the server rendered. */

@@ -17,6 +17,12 @@ export interface Router {
   prefetch(to: string): void;
   /** Re-runs the current page's loaders and re-renders with their data. */
   revalidate(): Promise<void>;
+  /**
+   * Submits a form to a page's action without a reload, then shows the page it answers with
+   * (action data, loaders re-run) or follows its redirect. "fallback": the browser must submit
+   * the form itself (another origin or build, a refusal, a network failure).
+   */
+  submit(action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback">;
   subscribe(listener: () => void): () => void;
   navigation(): NavigationState;
 }

@@ -51,10 +51,42 @@ export interface LoaderContext {
   url: URL;
 }
 
+/**
+ * What the server offers actions besides the request. Empty here; server modules add theirs by
+ * declaration merging (src/server/feedback/action-services.ts), so route code names no server file.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
+export interface ActionServices {}
+
+/** What an action sees: the loader's context, plus the parsed body and the request's headers. */
+export interface ActionContext extends LoaderContext {
+  /** The parsed body: form fields (a string, or an array when repeated) or JSON. */
+  body: unknown;
+  /** A request header, lower or mixed case; "" when absent. */
+  header(name: string): string;
+  /** The visitor's IP (see TRUST_PROXY and PROXY_HOPS). */
+  clientIp: string;
+  services: ActionServices;
+}
+
+/** A route's opt-in to multipart file parts; without it they are refused with 415. */
+export interface UploadLimits {
+  maxFileBytes: number;
+  maxFiles: number;
+  /** Accepted media types; any when absent. */
+  types?: readonly string[];
+}
+
 /** A route's server-only half (`X.server.ts`): never part of a browser bundle. */
 export interface ServerRouteModule {
   /** Runs on the server only; its result must be JSON-serialisable (it is sent to the browser). */
   load?: (context: LoaderContext) => unknown;
+  /**
+   * Runs for a POST to the page: throws `redirect()` (answered 303, post/redirect/get) or
+   * `notFound()`, or returns data (or `actionData(data, { status })`) to render the page with.
+   */
+  action?: (context: ActionContext) => unknown;
+  uploads?: UploadLimits;
 }
 
 /** Route modules by id, loaded: the server has all of them, the browser those it has rendered. */

@@ -17,6 +17,8 @@ export interface RouteState {
    * plain error page stands in for the whole body.
    */
   error?: { boundaryId: string | null; error: RouteError };
+  /** What the page's action returned, when this state answers a POST (see useActionData). */
+  actionData?: unknown;
   /** Stylesheets of the entry and of the matched routes' chunks. */
   styles: string[];
 }

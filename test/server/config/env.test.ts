@@ -15,6 +15,8 @@ describe("loadEnv", () => {
       SENTRY_TRACES_SAMPLE_RATE: 0,
       SENTRY_TUNNEL_PATH: "/monitoring",
       SENTRY_TUNNEL_ALLOWED_DSNS: [],
+      BODY_MAX_BYTES: 65_536,
+      ALLOWED_ORIGINS: [],
     });
     expect(env.SENTRY_DSN).toBeUndefined();
   });
@@ -39,9 +41,19 @@ describe("loadEnv", () => {
     ["SENTRY_TUNNEL_ALLOWED_DSNS", "https://key@o1.ingest.sentry.io/1,nonsense"],
     ["SENTRY_TUNNEL_PATH", "monitoring"],
     ["NODE_ENV", "staging"],
+    ["BODY_MAX_BYTES", "0"],
+    ["ALLOWED_ORIGINS", "https://example.com/path"],
+    ["ALLOWED_ORIGINS", "https://ok.example,*"],
+    ["ALLOWED_ORIGINS", "ftp://files.example"],
+    ["ALLOWED_ORIGINS", "https://user:pw@example.com"],
   ])("names %s when it is %j", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));
+  });
+
+  it("normalises ALLOWED_ORIGINS as browsers send origins", () => {
+    const env = loadEnv({ ALLOWED_ORIGINS: " https://Admin.Example.org/, http://partner.example:8080,https://x.example:443 " });
+    expect(env.ALLOWED_ORIGINS).toEqual(["https://admin.example.org", "http://partner.example:8080", "https://x.example"]);
   });
 
   it("takes the browser DSN from PUBLIC_SENTRY_DSN, else SENTRY_DSN", () => {

@@ -60,6 +60,16 @@ describe("metrics listener", () => {
     expect(body).toMatch(/^outpost_tunnel_upstream_duration_seconds_bucket\{le="0\.25"\} 2$/m);
   });
 
+  it("counts cross-site refusals by check", async () => {
+    const { metrics, url } = await start();
+    metrics.observeCsrfRefusal("origin");
+    metrics.observeCsrfRefusal("origin");
+    metrics.observeCsrfRefusal("sec_fetch_site");
+    const body = await scrape(url);
+    expect(body).toContain('outpost_csrf_rejected_total{check="origin"} 2');
+    expect(body).toContain('outpost_csrf_rejected_total{check="sec_fetch_site"} 1');
+  });
+
   it("includes Node's default metrics", async () => {
     const { url } = await start();
     const body = await scrape(url);

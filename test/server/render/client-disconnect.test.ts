@@ -15,6 +15,7 @@ const monitoring: RequestMonitoring = {
     },
     traceMeta: () => ({ "sentry-trace": "0123456789abcdef0123456789abcdef-0123456789abcdef" }),
   }),
+  captureFeedback: () => "0".repeat(32),
 };
 
 let app: TestApp;

@@ -25,6 +25,7 @@ beforeAll(async () => {
           captureError: () => "0123456789abcdef0123456789abcdef",
           traceMeta: () => ({}),
         }),
+        captureFeedback: () => "0123456789abcdef0123456789abcdef",
       },
     },
   );

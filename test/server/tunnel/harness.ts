@@ -1,4 +1,3 @@
-import { type IncomingHttpHeaders, request as httpRequest, type ClientRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { createTunnel, type Tunnel } from "../../../src/server/tunnel";
@@ -45,15 +44,6 @@ export interface TunnelServer {
   close(): Promise<void>;
 }
 
-/** Polls until `predicate` holds; for state with no event to wait on. */
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (performance.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** A tiny Koa app with only the tunnel mounted, on an ephemeral loopback port. */
 export async function startTunnel(
   options: Partial<TunnelOptions> & Pick<TunnelOptions, "allowedDsns">,
@@ -97,53 +87,4 @@ export function envelope(dsn: string, items: (string | Buffer)[] = ['{"type":"ev
   return Buffer.concat([Buffer.from(`${header}\n`), ...items.map((item) => Buffer.from(item))]);
 }
 
-export interface ClientResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  json(): { detail?: string };
-}
-
-export interface PostOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  /** One buffer is sent with a Content-Length; an array is sent chunked, one write each. */
-  body?: Buffer | Buffer[];
-}
-
-function collect(req: ClientRequest): Promise<ClientResponse> {
-  return new Promise((resolve, reject) => {
-    req.on("error", reject);
-    req.on("response", (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body,
-          json: () => JSON.parse(body.toString("utf8")),
-        });
-      });
-    });
-  });
-}
-
-/** A fresh connection per request (no agent), so tests never share sockets. */
-export function open(port: number, path: string, options: PostOptions = {}): ClientRequest {
-  const headers: Record<string, string> = { ...options.headers };
-  if (Buffer.isBuffer(options.body)) headers["content-length"] ??= String(options.body.length);
-  return httpRequest({ host: "127.0.0.1", port, path, method: options.method ?? "POST", headers, agent: false });
-}
-
-export function send(port: number, path: string, options: PostOptions = {}): Promise<ClientResponse> {
-  const req = open(port, path, options);
-  const response = collect(req);
-  if (Array.isArray(options.body)) for (const chunk of options.body) req.write(chunk);
-  req.end(Buffer.isBuffer(options.body) ? options.body : undefined);
-  return response;
-}
-
-export { collect as responseOf };
+export { type ClientResponse, open, type PostOptions, responseOf, send, until } from "../../support/raw-http";

@@ -38,6 +38,19 @@ describe("the redirect-signal rule", () => {
   });
 });
 
+describe("user feedback", () => {
+  it("passes both rules untouched", () => {
+    // The shape @sentry/core's captureFeedback builds; it is neither an error nor a transaction.
+    const feedback: { type: string; exception?: undefined; [key: string]: unknown } = {
+      type: "feedback",
+      level: "info",
+      contexts: { feedback: { message: "It broke", associated_event_id: "0123456789abcdef0123456789abcdef" } },
+    };
+    expect(dropRedirectSignals(feedback, {})).toBe(feedback);
+    expect(isNotFoundTransaction(feedback.type)).toBe(false);
+  });
+});
+
 describe("the not-found transaction rule", () => {
   it("matches server and browser names of the not-found page", () => {
     expect(isNotFoundTransaction(transactionName("GET", NOT_FOUND_ROUTE))).toBe(true);

@@ -1,0 +1,40 @@
+import { Form } from "../../shared/forms/Form";
+import { useActionData } from "../../shared/forms/page-forms";
+import type { LoaderData, PageProps } from "../../shared/routing/module";
+import type { load } from "./FormPage.server";
+
+interface Answer {
+  error?: string;
+  savedNote?: string;
+}
+
+/** A form on an action: validation (422), revalidated loader data, post/redirect/get, an action error. */
+export default function FormPage({ data }: PageProps<LoaderData<typeof load>>) {
+  const answer = useActionData<Answer>();
+  return (
+    <section>
+      <h1>Form diagnostics</h1>
+      <p id="saved-count">{`saved ${data.saved}`}</p>
+      {answer?.savedNote ? <p id="saved-note">{`saved: ${answer.savedNote}`}</p> : null}
+      <Form noValidate id="diagnostic-form">
+        {({ pending }) => (
+          <>
+            <label htmlFor="note">Note</label>
+            <input id="note" name="note" />
+            {answer?.error ? <p data-error-for="note">{answer.error}</p> : null}
+            <p id="form-state">{pending ? "pending" : "idle"}</p>
+            <button type="submit" name="intent" value="save">
+              Save
+            </button>
+            <button type="submit" name="intent" value="redirect">
+              Save and redirect
+            </button>
+            <button type="submit" name="intent" value="fail">
+              Fail
+            </button>
+          </>
+        )}
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { FEEDBACK_SENT_PATH, type FeedbackActionData } from "../../shared/feedback/fields";
+import { actionData } from "../../shared/routing/action-result";
+import type { ActionContext, LoaderContext } from "../../shared/routing/module";
+import { redirect } from "../../shared/routing/signals";
+
+const EVENT_ID = /^[0-9a-f]{32}$/;
+
+export function load({ url }: LoaderContext) {
+  const eventId = url.searchParams.get("eventId")?.toLowerCase() ?? "";
+  return { sent: url.searchParams.get("sent") === "1", eventId: EVENT_ID.test(eventId) ? eventId : "" };
+}
+
+const EMPTY = { message: "", name: "", email: "", eventId: "" };
+
+/** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed. */
+export function action({ body, clientIp, services }: ActionContext) {
+  const submission = services.feedback.submit(body, clientIp);
+  switch (submission.status) {
+    case "sent":
+      return redirect(FEEDBACK_SENT_PATH, 303);
+    case "invalid":
+      return actionData<FeedbackActionData>({ values: submission.values, errors: submission.errors }, { status: 422 });
+    case "rate_limited":
+      return actionData<FeedbackActionData>(
+        { values: EMPTY, errors: {}, problem: "Too many messages from here: please try again in a minute." },
+        { status: 429, headers: { "Retry-After": String(submission.retryAfterSeconds) } },
+      );
+    case "unavailable":
+      return actionData<FeedbackActionData>({ values: EMPTY, errors: {}, problem: "Feedback is unavailable on this server." }, { status: 503 });
+  }
+}

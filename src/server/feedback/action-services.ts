@@ -1,0 +1,8 @@
+import type { FeedbackService } from "./feedback-service";
+
+// Actions reach the feedback service through their context (see ActionServices).
+declare module "../../shared/routing/module" {
+  interface ActionServices {
+    feedback: FeedbackService;
+  }
+}

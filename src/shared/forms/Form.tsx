@@ -1,0 +1,58 @@
+import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useRef, useState } from "react";
+import { useRouter } from "../navigation/router-context";
+
+export interface FormState {
+  /** A submission is on its way; a second one is ignored until it is answered. */
+  pending: boolean;
+}
+
+export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "children"> {
+  /** The page whose action receives the form; the current page when absent. */
+  action?: string;
+  children: ReactNode | ((state: FormState) => ReactNode);
+}
+
+/**
+ * A POST form for a page's action. Without JavaScript it is a plain `<form method="post">`
+ * (post/redirect/get). With it, it submits with fetch, with no reload: the page answers with
+ * its action data and freshly loaded data, or a redirect that is followed as a navigation.
+ * While pending it says so (`data-pending`, `aria-busy`, and `children` as a function) and
+ * ignores further submits. When only the browser can submit it, the form is submitted natively.
+ */
+export function Form({ action, children, onSubmit, ...form }: FormProps) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const inFlight = useRef(false);
+
+  const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    onSubmit?.(event);
+    if (event.defaultPrevented || !router) return;
+    event.preventDefault();
+    if (inFlight.current) return;
+    const element = event.currentTarget;
+    const data = new FormData(element, event.submitter);
+    const body = element.enctype === "multipart/form-data" ? data : new URLSearchParams(data as unknown as Record<string, string>);
+    inFlight.current = true;
+    setPending(true);
+    try {
+      // The form's action property is its resolved URL (this page's when there is none).
+      if ((await router.submit(element.action, body)) === "fallback") element.submit();
+    } finally {
+      inFlight.current = false;
+      setPending(false);
+    }
+  };
+
+  return (
+    <form
+      {...form}
+      method="post"
+      action={action}
+      onSubmit={submit}
+      data-pending={pending ? "true" : undefined}
+      aria-busy={pending || undefined}
+    >
+      {typeof children === "function" ? children({ pending }) : children}
+    </form>
+  );
+}
