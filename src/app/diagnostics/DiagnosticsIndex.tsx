@@ -9,7 +9,6 @@ const PATHS = [
   { href: "/diagnostics/render-error", label: "Render error (server)" },
   { href: "/diagnostics/client-error", label: "Client error (browser)" },
   { href: "/diagnostics/redirect", label: "Redirect signal" },
-  { href: "/diagnostics/form", label: "Form and action" },
   { href: "/diagnostics/missing-page", label: "Missing page (no route)" },
   { href: "/", label: "Home" },
 ];
