@@ -31,7 +31,7 @@ export async function spoolAndAnswer(
   failure: Rejection,
 ): Promise<void> {
   const cause = { cause: failure[1], ...failure[3] };
-  if (!envelope) {
+  if (!envelope || envelope.length > spool.maxEnvelopeBytes) {
     ctx.set("Retry-After", RETRY_AFTER_SECONDS);
     config.reject(ctx, 503, "spool_too_large", "Sentry ingest unavailable, retry later", cause);
     return;

@@ -106,14 +106,15 @@ export class ReplayWorker {
     for (;;) {
       const rows = store.after(this.#cursor, SCAN_BATCH);
       for (const row of rows) {
-        this.#cursor = row.id;
-        if (this.#inFlight.has(row.id) || writer.isRemoving(row.id)) continue;
-        const until = rateLimits.heldUntil(row.upstream, row.categories);
-        if (until > now) {
-          heldUntil = Math.min(heldUntil, until);
+        // Returned, it is not passed yet: if it cannot go now, the next look starts with it.
+        if (this.#inFlight.has(row.id) || writer.isRemoving(row.id)) {
+          this.#cursor = row.id;
           continue;
         }
-        return row;
+        const until = rateLimits.heldUntil(row.upstream, row.categories);
+        if (until <= now) return row;
+        heldUntil = Math.min(heldUntil, until);
+        this.#cursor = row.id;
       }
       if (rows.length < SCAN_BATCH) break;
     }
@@ -139,7 +140,10 @@ export class ReplayWorker {
   async #send(row: StoredEnvelope, signal: AbortSignal): Promise<Outcome> {
     const { store, dispatcher, circuit, rateLimits, observer } = this.#config;
     const stored = store.body(row.id);
-    if (!stored) return "gone";
+    if (!stored) {
+      circuit.abandoned();
+      return "gone";
+    }
     const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
     let status: number;
     try {

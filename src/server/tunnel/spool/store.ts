@@ -42,7 +42,8 @@ interface Row {
  * replaying the same envelopes twice.
  */
 function openDatabase(file: string): Database.Database {
-  const db = new Database(file);
+  // No busy wait: the lock is held by another live process, or by nobody.
+  const db = new Database(file, { timeout: 0 });
   try {
     db.pragma("locking_mode = EXCLUSIVE");
     db.pragma("journal_mode = WAL");
