@@ -1,10 +1,15 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
 /** What the Sentry tunnel reports; implemented here with Prometheus counters. */
 export interface TunnelObserver {
   forwarded(bytes: number): void;
   rejected(reason: string): void;
   upstreamResponse(status: number, seconds: number): void;
+  spooled(bytes: number): void;
+  replayed(status: string): void;
+  spoolDropped(reason: string, count: number): void;
+  circuitChanged(state: string): void;
 }
 
 export interface Metrics {
@@ -14,6 +19,8 @@ export interface Metrics {
   /** Server-side render duration by route pattern. */
   observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
+  /** Reads the spool's depth when metrics are scraped. */
+  watchSpool(read: () => SpoolDepth): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -85,7 +92,9 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const spool = createSpoolMetrics(registry);
   const tunnelObserver: TunnelObserver = {
+    ...spool.observer,
     forwarded(n) {
       forwarded.inc();
       if (n > 0) bytes.inc(n);
@@ -110,5 +119,6 @@ export function createMetrics(): Metrics {
       renderChild(route, { route }).observe(seconds);
     },
     tunnelObserver,
+    watchSpool: spool.watchSpool,
   };
 }
