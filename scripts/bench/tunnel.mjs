@@ -46,7 +46,7 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
       const r = results[`ours (tunnel)|${size}`];
       const ratio = r.rps / relayed.rps;
       const added = r.p50 - relayed.p50;
-      verdicts.push(target(`Tunnel ${fmt.kib(size)} >= 0.8 × bare relay`, ratio >= 0.8, fmt.x(ratio)));
+      verdicts.push(target(`Tunnel ${fmt.kib(size)} >= 0.85 × bare relay`, ratio >= 0.85, fmt.x(ratio)));
       verdicts.push(target(`Tunnel ${fmt.kib(size)} added p50 < 1 ms over bare relay`, added < 1, `${added.toFixed(2)} ms`));
     }
     return {

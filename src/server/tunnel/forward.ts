@@ -86,12 +86,14 @@ export async function forward(
 ): Promise<void> {
   const { spool } = config;
   const headers = upstreamHeaders(ctx);
-  const pending = spool && spoolPending(upstream, headers);
-  if (spool && pending && !spool.circuit.tryUpstream()) {
+  // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
+  const receivedAt = spool ? Date.now() : 0;
+  const pending = () => spoolPending(upstream, headers, receivedAt);
+  if (spool && !spool.circuit.tryUpstream()) {
     // Known to be down: straight to the spool rather than waiting for another timeout.
     const envelope = await readForSpool(ctx, spool, body, head).catch(() => undefined);
     if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
-    return spoolAndAnswer(ctx, config, spool, pending, envelope, [503, "upstream_unreachable", "circuit open"]);
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope, [503, "upstream_unreachable", "circuit open"]);
   }
   let response: Dispatcher.ResponseData | undefined;
   const requestBody = await upstreamBody(body, head, spool?.maxEnvelopeBytes ?? 0, () => {
@@ -119,24 +121,24 @@ export async function forward(
   } catch (error) {
     if (!Buffer.isBuffer(requestBody)) requestBody.destroy();
     const failure = failureOf(config, body, error);
-    if (!spool || !pending) return config.reject(ctx, ...failure);
+    if (!spool) return config.reject(ctx, ...failure);
     if (body.failure) {
       spool.circuit.abandoned();
       return config.reject(ctx, ...failure);
     }
     spool.circuit.failed();
     const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
-    return spoolAndAnswer(ctx, config, spool, pending, envelope, failure);
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope, failure);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
-  if (spool && pending) {
+  if (spool) {
     if (INGEST_DOWN_STATUSES.has(response.statusCode)) {
       spool.circuit.failed();
       response.body.dump().catch(() => {});
       const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
       const status = response.statusCode;
-      return spoolAndAnswer(ctx, config, spool, pending, envelope, [status, "upstream_unreachable", "", { status }]);
+      return spoolAndAnswer(ctx, config, spool, pending(), envelope, [status, "upstream_unreachable", "", { status }]);
     }
     spool.circuit.succeeded();
     spool.rateLimits.update(upstream, response);
@@ -157,9 +159,9 @@ export async function forward(
   await relayAnswer(ctx, response);
 }
 
-function spoolPending(upstream: Upstream, headers: Record<string, string>): Pending {
+function spoolPending(upstream: Upstream, headers: Record<string, string>, receivedAt: number): Pending {
   const { "content-length": _length, ...kept } = headers;
-  return { upstream, headers: kept, receivedAt: Date.now() };
+  return { upstream, headers: kept, receivedAt };
 }
 
 /**

@@ -136,10 +136,19 @@ export class SpoolStore {
     return count;
   }
 
-  /** Removes delivered or dropped envelopes, in one transaction. */
+  /**
+   * Removes delivered or dropped envelopes, in one transaction, without waiting for the disk: a
+   * removal lost to a crash only means a duplicate delivery (at least once), and the next
+   * commit with synchronous=FULL syncs it along.
+   */
   remove(ids: readonly number[]): void {
-    const sizes = this.database.transaction(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined))();
-    this.#forget(sizes);
+    this.database.pragma("synchronous = NORMAL");
+    try {
+      const sizes = this.database.transaction(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined))();
+      this.#forget(sizes);
+    } finally {
+      this.database.pragma("synchronous = FULL");
+    }
   }
 
   /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
