@@ -1,6 +1,7 @@
 // Figure 2b: the tunnel's spool. Envelopes/s acknowledged while the ingest refuses connections
 // (the circuit open, each one written to SQLite before its 200), then envelopes/s replayed once
 // the ingest is back, measured from the first delivery to an empty spool.
+import { envelopeLoad } from "./lib/envelope.mjs";
 import { freePort, runWorker, sleep, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, median, target } from "./lib/stats.mjs";
 
@@ -16,15 +17,7 @@ async function oneOutage({ size, connections, warmupSec, durationSec }) {
   const server = await startServer({ SENTRY_DSN: dsn, METRICS_PORT: String(metricsPort) });
   let ingest;
   try {
-    const outage = await runWorker("load-worker.mjs", {
-      url: `${server.origin}/monitoring?p=42`,
-      method: "POST",
-      headers: { "content-type": "application/x-sentry-envelope" },
-      envelope: { dsn, size },
-      connections,
-      warmupSec,
-      durationSec,
-    });
+    const outage = await runWorker("load-worker.mjs", envelopeLoad(`${server.origin}/monitoring?p=42`, dsn, size, { connections, warmupSec, durationSec }));
     const spooled = await spoolDepth(metricsPort);
     ingest = await startHelper("fake-ingest.mjs", { PORT: String(ingestPort) });
     // The replay starts with the circuit's next probe (within its 10 s backoff cap).

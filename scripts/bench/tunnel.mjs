@@ -1,4 +1,5 @@
 // Figure 2: envelopes/s and latency through the tunnel, against a bare relay and direct posts.
+import { envelopeLoad } from "./lib/envelope.mjs";
 import { runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, medianRun, target } from "./lib/stats.mjs";
 
@@ -19,15 +20,7 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
       for (let round = 0; round < rounds; round++) {
         for (const [name, url] of Object.entries(targets)) {
           runs[name].push(
-            await runWorker("load-worker.mjs", {
-              url,
-              method: "POST",
-              headers: { "content-type": "application/x-sentry-envelope" },
-              envelope: { dsn, size },
-              connections,
-              warmupSec,
-              durationSec,
-            }),
+            await runWorker("load-worker.mjs", envelopeLoad(url, dsn, size, { connections, warmupSec, durationSec })),
           );
         }
       }

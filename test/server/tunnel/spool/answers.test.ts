@@ -1,31 +1,22 @@
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
+import { expect, it } from "vitest";
 import { send, until } from "../harness";
-import { datedEnvelope, startSpoolingTunnel, withoutSentAt } from "./spool-harness";
+import { datedEnvelope, startSpoolingTunnel, useFakeIngest, withoutSentAt } from "./spool-harness";
 
-let fake: FakeIngest;
-let dsn: string;
-
-beforeAll(async () => {
-  fake = await startFakeIngest();
-  dsn = `http://abc123@127.0.0.1:${fake.port}/42`;
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const ingest = useFakeIngest();
 
 const post = (port: number, body: Buffer) => send(port, "/monitoring?p=42", { body });
-const arrivals = (tag: string) => fake.requests.filter((r) => r.complete && r.body.includes(tag));
+const arrivals = (tag: string) => ingest.fake.requests.filter((r) => r.complete && r.body.includes(tag));
 
 it("holds a category the ingest rate-limits until the limit expires, and delivers the others meanwhile", async () => {
-  const tunnel = await startSpoolingTunnel(dsn);
+  const tunnel = await startSpoolingTunnel(ingest.dsn);
   try {
-    fake.response.status = 503;
-    const transaction = datedEnvelope(dsn, "limited-transaction", "transaction");
-    const error = datedEnvelope(dsn, "unlimited-error", "event");
-    const later = datedEnvelope(dsn, "limited-later", "transaction");
+    ingest.fake.response.status = 503;
+    const transaction = datedEnvelope(ingest.dsn, "limited-transaction", "transaction");
+    const error = datedEnvelope(ingest.dsn, "unlimited-error", "event");
+    const later = datedEnvelope(ingest.dsn, "limited-later", "transaction");
     for (const body of [transaction, error, later]) expect((await post(tunnel.port, body)).status).toBe(200);
-    fake.reset();
-    fake.queued.push({ status: 429, headers: { "x-sentry-rate-limits": "1:transaction:organization:quota" } });
+    ingest.fake.reset();
+    ingest.fake.queued.push({ status: 429, headers: { "x-sentry-rate-limits": "1:transaction:organization:quota" } });
     const limitedAt = Date.now();
     await until(() => arrivals("unlimited-error").length === 1);
     // While the limit holds, neither transaction goes again.
@@ -42,12 +33,12 @@ it("holds a category the ingest rate-limits until the limit expires, and deliver
 });
 
 it("drops envelopes the ingest answers 400, 403 or 413 to and counts the drops", async () => {
-  const tunnel = await startSpoolingTunnel(dsn);
+  const tunnel = await startSpoolingTunnel(ingest.dsn);
   try {
-    fake.response.status = 502;
-    for (const tag of ["bad-400", "bad-403", "bad-413", "good-200"]) expect((await post(tunnel.port, datedEnvelope(dsn, tag))).status).toBe(200);
-    fake.reset();
-    fake.queued.push({ status: 400 }, { status: 403 }, { status: 413 });
+    ingest.fake.response.status = 502;
+    for (const tag of ["bad-400", "bad-403", "bad-413", "good-200"]) expect((await post(tunnel.port, datedEnvelope(ingest.dsn, tag))).status).toBe(200);
+    ingest.fake.reset();
+    ingest.fake.queued.push({ status: 400 }, { status: 403 }, { status: 413 });
     await until(() => arrivals("good-200").length === 1);
     await until(() => tunnel.tunnel.spoolStats?.().envelopes === 0);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,21 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type FakeIngest, type FakeResponse, startFakeIngest } from "../../../support/fake-ingest";
+import { describe, expect, it } from "vitest";
+import type { FakeResponse } from "../../../support/fake-ingest";
 import { send, until } from "../harness";
-import { datedEnvelope, sentAtOf, startSpoolingTunnel, withoutSentAt } from "./spool-harness";
+import { datedEnvelope, sentAtOf, startSpoolingTunnel, useFakeIngest, withoutSentAt } from "./spool-harness";
 
-let fake: FakeIngest;
-let dsn: string;
-
-beforeAll(async () => {
-  fake = await startFakeIngest();
-  dsn = `http://abc123@127.0.0.1:${fake.port}/42`;
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const ingest = useFakeIngest();
 
 const post = (port: number, body: Buffer | Buffer[]) =>
   send(port, "/monitoring?p=42", { body, headers: { "content-type": "text/plain;charset=UTF-8" } });
-const delivered = (tag: string) => fake.requests.filter((r) => r.complete && r.body.includes(tag) && !r.aborted);
+const delivered = (tag: string) => ingest.fake.requests.filter((r) => r.complete && r.body.includes(tag) && !r.aborted);
 
 interface Fault {
   name: string;
@@ -24,9 +16,9 @@ interface Fault {
 }
 
 const answering = (response: Partial<FakeResponse>) => async () => {
-  Object.assign(fake.response, response);
+  Object.assign(ingest.fake.response, response);
   return async () => {
-    fake.reset();
+    ingest.fake.reset();
   };
 };
 
@@ -34,8 +26,8 @@ const FAULTS: Fault[] = [
   {
     name: "refusing connections",
     fail: async () => {
-      await fake.stop();
-      return () => fake.start();
+      await ingest.fake.stop();
+      return () => ingest.fake.start();
     },
   },
   { name: "resetting connections", fail: answering({ resetConnection: true }) },
@@ -47,11 +39,11 @@ const FAULTS: Fault[] = [
 
 describe.each(FAULTS)("an ingest $name, then recovering", (fault) => {
   it("acknowledges every envelope and delivers each once it is back, byte for byte apart from sent_at, oldest first", async () => {
-    const tunnel = await startSpoolingTunnel(dsn);
+    const tunnel = await startSpoolingTunnel(ingest.dsn);
     try {
       const recover = await fault.fail();
       const sentAt = new Date(Date.now() - 5_000).toISOString();
-      const bodies = ["first", "second", "third", "fourth", "fifth"].map((tag) => datedEnvelope(dsn, `${fault.name}-${tag}`, "event", sentAt));
+      const bodies = ["first", "second", "third", "fourth", "fifth"].map((tag) => datedEnvelope(ingest.dsn, `${fault.name}-${tag}`, "event", sentAt));
       for (const body of bodies) {
         const res = await post(tunnel.port, body);
         expect(res.status).toBe(200);
@@ -64,7 +56,7 @@ describe.each(FAULTS)("an ingest $name, then recovering", (fault) => {
       await recover();
       await until(() => bodies.every((_, i) => delivered(`${fault.name}-${["first", "second", "third", "fourth", "fifth"][i]}`).length > 0), 5_000);
       await until(() => tunnel.tunnel.spoolStats?.().envelopes === 0);
-      const arrived = fake.requests.filter((r) => r.complete && !r.aborted && r.body.includes(fault.name));
+      const arrived = ingest.fake.requests.filter((r) => r.complete && !r.aborted && r.body.includes(fault.name));
       const firstArrivals = bodies.map((body) => arrived.findIndex((r) => withoutSentAt(r.body) === withoutSentAt(body)));
       expect(firstArrivals.every((index) => index >= 0)).toBe(true);
       expect([...firstArrivals].sort((a, b) => a - b)).toEqual(firstArrivals);
@@ -87,28 +79,28 @@ describe.each(FAULTS)("an ingest $name, then recovering", (fault) => {
 
 describe("while the ingest is down", () => {
   it("opens the circuit after three failures: later envelopes are spooled at once, not after a timeout", async () => {
-    const tunnel = await startSpoolingTunnel(dsn, { backoff: { baseMs: 60_000, capMs: 60_000 } });
+    const tunnel = await startSpoolingTunnel(ingest.dsn, { backoff: { baseMs: 60_000, capMs: 60_000 } });
     try {
-      fake.response.hang = true;
-      for (const tag of ["a", "b", "c"]) expect((await post(tunnel.port, datedEnvelope(dsn, `slow-${tag}`))).status).toBe(200);
-      const seenBefore = fake.requests.length;
+      ingest.fake.response.hang = true;
+      for (const tag of ["a", "b", "c"]) expect((await post(tunnel.port, datedEnvelope(ingest.dsn, `slow-${tag}`))).status).toBe(200);
+      const seenBefore = ingest.fake.requests.length;
       const started = performance.now();
-      expect((await post(tunnel.port, datedEnvelope(dsn, "fast"))).status).toBe(200);
+      expect((await post(tunnel.port, datedEnvelope(ingest.dsn, "fast"))).status).toBe(200);
       expect(performance.now() - started).toBeLessThan(200);
-      expect(fake.requests.length).toBe(seenBefore);
+      expect(ingest.fake.requests.length).toBe(seenBefore);
     } finally {
       await tunnel.close();
     }
   });
 
   it("keeps a chunked envelope streamed upstream, and delivers it whole", async () => {
-    const tunnel = await startSpoolingTunnel(dsn);
+    const tunnel = await startSpoolingTunnel(ingest.dsn);
     try {
-      fake.response.status = 503;
-      const body = datedEnvelope(dsn, "chunked");
+      ingest.fake.response.status = 503;
+      const body = datedEnvelope(ingest.dsn, "chunked");
       const chunks = [body.subarray(0, 40), body.subarray(40, 90), body.subarray(90)];
       expect((await post(tunnel.port, chunks)).status).toBe(200);
-      fake.reset();
+      ingest.fake.reset();
       await until(() => delivered("chunked").length > 0);
       expect(withoutSentAt(delivered("chunked")[0]?.body as Buffer)).toBe(withoutSentAt(body));
     } finally {
@@ -117,10 +109,10 @@ describe("while the ingest is down", () => {
   });
 
   it("answers 503 with Retry-After for an envelope larger than the spool takes, and stores nothing", async () => {
-    const tunnel = await startSpoolingTunnel(dsn, { maxEnvelopeBytes: 1024 });
+    const tunnel = await startSpoolingTunnel(ingest.dsn, { maxEnvelopeBytes: 1024 });
     try {
-      fake.response.status = 502;
-      const res = await post(tunnel.port, datedEnvelope(dsn, "x".repeat(2048)));
+      ingest.fake.response.status = 502;
+      const res = await post(tunnel.port, datedEnvelope(ingest.dsn, "x".repeat(2048)));
       expect(res.status).toBe(503);
       expect(res.headers["retry-after"]).toBe("60");
       expect(tunnel.counts.rejected).toEqual({ spool_too_large: 1 });
@@ -131,11 +123,11 @@ describe("while the ingest is down", () => {
   });
 
   it("writes nothing to the spool while the ingest answers", async () => {
-    const tunnel = await startSpoolingTunnel(dsn);
+    const tunnel = await startSpoolingTunnel(ingest.dsn);
     try {
-      expect((await post(tunnel.port, datedEnvelope(dsn, "normal"))).status).toBe(200);
-      fake.response.status = 400;
-      expect((await post(tunnel.port, datedEnvelope(dsn, "refused"))).status).toBe(400);
+      expect((await post(tunnel.port, datedEnvelope(ingest.dsn, "normal"))).status).toBe(200);
+      ingest.fake.response.status = 400;
+      expect((await post(tunnel.port, datedEnvelope(ingest.dsn, "refused"))).status).toBe(400);
       expect(tunnel.tunnel.spoolStats?.()).toEqual({ envelopes: 0, bytes: 0, oldestReceivedAt: undefined });
     } finally {
       await tunnel.close();

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
 import type { SpoolOptions } from "../../../../src/server/tunnel/spool";
 import type { TunnelOptions } from "../../../../src/server/tunnel/types";
 import { startTunnel, type TunnelServer } from "../harness";
@@ -59,3 +61,15 @@ export function withoutSentAt(body: Buffer): string {
 
 export const sentAtOf = (body: Buffer): string =>
   (JSON.parse(body.toString("utf8").split("\n", 1)[0] as string) as { sent_at: string }).sent_at;
+
+/** One fake ingest for a test file, reset after each test; read `fake` and `dsn` inside tests. */
+export function useFakeIngest(): { fake: FakeIngest; dsn: string } {
+  const fixture = {} as { fake: FakeIngest; dsn: string };
+  beforeAll(async () => {
+    fixture.fake = await startFakeIngest();
+    fixture.dsn = `http://abc123@127.0.0.1:${fixture.fake.port}/42`;
+  });
+  afterEach(() => fixture.fake.reset());
+  afterAll(() => fixture.fake.close());
+  return fixture;
+}
