@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { send, until } from "../harness";
-import { datedEnvelope, startSpoolingTunnel, useFakeIngest, withoutSentAt } from "./spool-harness";
+import { datedEnvelope, startSpoolingTunnel, sharedFakeIngest, withoutSentAt } from "./spool-harness";
 
-const ingest = useFakeIngest();
+const ingest = sharedFakeIngest();
 
 const post = (port: number, body: Buffer) => send(port, "/monitoring?p=42", { body });
 const arrivals = (tag: string) => ingest.fake.requests.filter((r) => r.complete && r.body.includes(tag));

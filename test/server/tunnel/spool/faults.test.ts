@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { FakeResponse } from "../../../support/fake-ingest";
 import { send, until } from "../harness";
-import { datedEnvelope, sentAtOf, startSpoolingTunnel, useFakeIngest, withoutSentAt } from "./spool-harness";
+import { datedEnvelope, sentAtOf, startSpoolingTunnel, sharedFakeIngest, withoutSentAt } from "./spool-harness";
 
-const ingest = useFakeIngest();
+const ingest = sharedFakeIngest();
 
 const post = (port: number, body: Buffer | Buffer[]) =>
   send(port, "/monitoring?p=42", { body, headers: { "content-type": "text/plain;charset=UTF-8" } });

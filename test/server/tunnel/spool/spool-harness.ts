@@ -63,7 +63,7 @@ export const sentAtOf = (body: Buffer): string =>
   (JSON.parse(body.toString("utf8").split("\n", 1)[0] as string) as { sent_at: string }).sent_at;
 
 /** One fake ingest for a test file, reset after each test; read `fake` and `dsn` inside tests. */
-export function useFakeIngest(): { fake: FakeIngest; dsn: string } {
+export function sharedFakeIngest(): { fake: FakeIngest; dsn: string } {
   const fixture = {} as { fake: FakeIngest; dsn: string };
   beforeAll(async () => {
     fixture.fake = await startFakeIngest();
