@@ -42,6 +42,8 @@ export class ReplayWorker {
   readonly #inFlight = new Map<number, AbortController>();
   readonly #deliveries = new Set<Promise<void>>();
   #cursor = 0;
+  // Envelopes read ahead of the cursor, oldest first.
+  #batch: StoredEnvelope[] = [];
   #failures = 0;
   #retryAt = 0;
   #stopped = false;
@@ -104,23 +106,29 @@ export class ReplayWorker {
     const { store, writer, rateLimits } = this.#config;
     let heldUntil = Number.POSITIVE_INFINITY;
     for (;;) {
-      const rows = store.after(this.#cursor, SCAN_BATCH);
-      for (const row of rows) {
-        // Returned, it is not passed yet: if it cannot go now, the next look starts with it.
-        if (this.#inFlight.has(row.id) || writer.isRemoving(row.id)) {
-          this.#cursor = row.id;
-          continue;
-        }
-        const until = rateLimits.heldUntil(row.upstream, row.categories);
-        if (until <= now) return row;
-        heldUntil = Math.min(heldUntil, until);
-        this.#cursor = row.id;
+      if (this.#batch.length === 0) {
+        this.#batch = store.after(this.#cursor, SCAN_BATCH);
+        if (this.#batch.length === 0) break;
       }
-      if (rows.length < SCAN_BATCH) break;
+      for (let row = this.#batch[0]; row; row = this.#batch[0]) {
+        // Returned, it stays first: if it cannot go now, the next look starts with it.
+        if (!this.#inFlight.has(row.id) && !writer.isRemoving(row.id)) {
+          const until = rateLimits.heldUntil(row.upstream, row.categories);
+          if (until <= now) return row;
+          heldUntil = Math.min(heldUntil, until);
+        }
+        this.#cursor = row.id;
+        this.#batch.shift();
+      }
     }
     // End of the spool: the next pass starts again from the oldest.
-    this.#cursor = 0;
+    this.#restart();
     return heldUntil - now;
+  }
+
+  #restart(): void {
+    this.#cursor = 0;
+    this.#batch = [];
   }
 
   #deliver(row: StoredEnvelope): void {
@@ -188,7 +196,7 @@ export class ReplayWorker {
     if (outcome === "failed") {
       this.#retryAt = Date.now() + backoffDelay(this.#config.backoff, this.#failures);
       this.#failures += 1;
-      this.#cursor = 0;
+      this.#restart();
     } else if (outcome !== "stopped" && outcome !== "gone") {
       this.#failures = 0;
       this.#retryAt = 0;
