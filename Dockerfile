@@ -7,8 +7,13 @@ FROM node:24.21.0-bookworm-slim AS base
 WORKDIR /app
 
 FROM base AS deps
+# better-sqlite3 (the tunnel's spool) is a native addon, compiled here against the image's own
+# Node headers (/usr/local/include/node) when no prebuilt binary can be fetched.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 make g++ \
+    && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm_config_nodedir=/usr/local npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
@@ -21,8 +26,8 @@ RUN --mount=type=secret,id=sentry_auth_token \
       SENTRY_AUTH_TOKEN="$(cat /run/secrets/sentry_auth_token)"; export SENTRY_AUTH_TOKEN; \
     fi; \
     npm run build
-# The server build bundles its packages; the few it leaves external (react, react-dom) and
-# what they depend on are all the runtime needs from node_modules.
+# The server build bundles its packages; the few it leaves external (react, react-dom,
+# better-sqlite3) and what they depend on are all the runtime needs from node_modules.
 RUN node scripts/image/runtime-modules.mjs /app/runtime
 
 FROM base AS runtime
@@ -34,10 +39,14 @@ ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
     METRICS_PORT=9464
-# Everything stays root-owned and read-only to the app user; it writes nothing but /tmp.
+# Everything stays root-owned and read-only to the app user; it writes nothing but /tmp and
+# the tunnel's spool, a volume of its own so that it outlives the container.
 COPY --from=build /app/runtime/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
+RUN mkdir -p /var/lib/outpost/spool && chown 1000:1000 /var/lib/outpost/spool
+ENV SENTRY_TUNNEL_SPOOL_DIR=/var/lib/outpost/spool
+VOLUME /var/lib/outpost/spool
 # The base image's "node" user, numeric so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
 EXPOSE 3000 9464

@@ -58,11 +58,12 @@ const one = (kind) => {
 const matches = (selector = {}, labels = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-const deploy = one("Deployment");
+// A StatefulSet: each pod keeps its tunnel spool on a volume of its own.
+const deploy = one("StatefulSet");
 const pod = deploy?.spec?.template;
 const c = pod?.spec?.containers?.[0];
 if (deploy && c) {
-  const d = `Deployment/${deploy.metadata.name}`;
+  const d = `StatefulSet/${deploy.metadata.name}`;
   const labels = pod.metadata?.labels;
   if (!matches(deploy.spec.selector?.matchLabels, labels)) problem(d, "selector does not match the pod labels");
   if (deploy.spec.replicas !== undefined) problem(d, "sets replicas, which fights the HorizontalPodAutoscaler");
@@ -78,6 +79,14 @@ if (deploy && c) {
   if (sc.allowPrivilegeEscalation !== false) problem(d, "allowPrivilegeEscalation is not false");
   if (!sc.capabilities?.drop?.includes("ALL")) problem(d, "capabilities do not drop ALL");
   if (!c.volumeMounts?.some((m) => m.mountPath === "/tmp")) problem(d, "no writable /tmp under a read-only root");
+  const spoolMount = c.volumeMounts?.find((m) => m.mountPath === "/var/lib/outpost/spool");
+  if (!spoolMount) problem(d, "no volume on the tunnel spool /var/lib/outpost/spool");
+  else if (!(deploy.spec.volumeClaimTemplates ?? []).some((t) => t.metadata?.name === spoolMount.name)) {
+    problem(d, "the spool is not on a volumeClaimTemplate, so it would not outlive the pod");
+  }
+  if (!find("Service").some((s) => s.metadata.name === deploy.spec.serviceName && s.spec?.clusterIP === "None")) {
+    problem(d, `serviceName ${deploy.spec.serviceName} is not a headless Service`);
+  }
 
   // The grace period must cover the preStop sleep plus the server's drain deadline.
   const config = Object.assign({}, ...find("ConfigMap").map((m) => m.data ?? {}));
@@ -99,7 +108,7 @@ if (deploy && c) {
   const secret = Object.assign({}, ...find("Secret").map((s) => ({ ...s.data, ...s.stringData })));
   if (!("SENTRY_DSN" in secret)) problem("Secret", "does not define SENTRY_DSN");
 
-  const svc = one("Service");
+  const svc = find("Service").find((s) => s.spec?.clusterIP !== "None");
   if (svc && !matches(svc.spec?.selector, labels)) problem("Service", "selector does not match the pod labels");
   const ports = new Set((c.ports ?? []).map((p) => p.name));
   for (const p of svc?.spec?.ports ?? []) {
@@ -109,7 +118,7 @@ if (deploy && c) {
   if (pdb && !matches(pdb.spec?.selector?.matchLabels, labels)) problem("PodDisruptionBudget", "selector does not match the pod labels");
   const hpa = one("HorizontalPodAutoscaler");
   const ref = hpa?.spec?.scaleTargetRef;
-  if (hpa && (ref?.kind !== "Deployment" || ref?.name !== deploy.metadata.name)) problem("HorizontalPodAutoscaler", "does not target the Deployment");
+  if (hpa && (ref?.kind !== "StatefulSet" || ref?.name !== deploy.metadata.name)) problem("HorizontalPodAutoscaler", "does not target the StatefulSet");
   if (hpa && pdb?.spec?.minAvailable !== undefined && pdb.spec.minAvailable >= hpa.spec.minReplicas) {
     problem("PodDisruptionBudget", "minAvailable >= the HPA's minReplicas blocks every drain");
   }

@@ -2,7 +2,7 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup, navigation (file left alone)
+//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup, navigation, spool (file left alone)
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { navigation } from "./navigation.mjs";
 import { payload } from "./payload.mjs";
 import { OUT_REL, ROOT } from "./lib/proc.mjs";
 import { renderResults, writeBenchmarks } from "./lib/report.mjs";
+import { spool } from "./spool.mjs";
 import { ssr } from "./ssr.mjs";
 import { startup } from "./startup.mjs";
 import { tunnel } from "./tunnel.mjs";
@@ -24,12 +25,13 @@ const speed = quick ? { rounds: 1, warmupSec: 1, durationSec: 3 } : { rounds: 3,
 const settings = {
   ssr: { connections: [10, 100], ...speed },
   tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed },
+  spool: { size: 1024, connections: 10, ...speed },
   memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
 };
-const groups = { ssr, tunnel, memory, payload, startup, navigation };
+const groups = { ssr, tunnel, spool, memory, payload, startup, navigation };
 
 const started = Date.now();
 console.log("building the production server (node scripts/build.mjs) ...");

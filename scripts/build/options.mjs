@@ -48,9 +48,10 @@ export function clientOptions({ outDir, production }) {
  * pino-pretty is for development only. @sentry/node and koa are bundled too: that is safe only
  * while Sentry's runtime module hooks stay off (`enableRuntimeChannelInjection: false` in
  * src/server/monitoring/sentry-options.ts). An integration that instruments a package as it
- * loads needs that package, and @sentry/*, listed here.
+ * loads needs that package, and @sentry/*, listed here. better-sqlite3 (the tunnel's spool) is
+ * a native addon, found at run time next to its package.
  */
-export const SERVER_EXTERNALS = ["react", "react-dom", "pino-pretty"];
+export const SERVER_EXTERNALS = ["react", "react-dom", "pino-pretty", "better-sqlite3"];
 
 /** @param {{ outDir: string, buildId: string }} mode */
 export function serverOptions({ outDir, buildId }) {

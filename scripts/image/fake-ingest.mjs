@@ -1,5 +1,6 @@
 // A stand-in Sentry ingest on loopback for image-smoke: prints its port, then
 // appends one JSON line per request ({ method, url, headers, body }) to argv[2].
+// argv[3] picks the port (to come back on the same one after being stopped).
 // A body containing "slow-ingest" is answered after 2 s, to hold a request in flight.
 import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -16,5 +17,5 @@ const server = createServer((req, res) => {
     else answer();
   });
 });
-server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+server.listen(Number(process.argv[3] ?? 0), "127.0.0.1", () => console.log(server.address().port));
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -26,6 +26,12 @@ function locate(name, dir) {
   return undefined;
 }
 
+// What a package needs only to install, and the parts of it the image needs at run time: the
+// native addon is compiled by then, so its sources (sqlite3.c is 9 MB) and installer stay behind.
+const INSTALL_ONLY = {
+  "better-sqlite3": { dependencies: ["prebuild-install"], keep: ["package.json", "lib", "build/Release/better_sqlite3.node"] },
+};
+
 const copied = new Set();
 const queue = roots.map((name) => ({ name, from: ROOT, optional: false }));
 while (queue.length > 0) {
@@ -39,9 +45,18 @@ while (queue.length > 0) {
   copied.add(dir);
   // A package's own node_modules holds other packages: each is copied when it is needed.
   const own = path.join(dir, "node_modules");
-  cpSync(dir, path.join(dest, path.relative(ROOT, dir)), { recursive: true, filter: (src) => src !== own && !src.startsWith(own + path.sep) });
   const pkg = readJson(path.join(dir, "package.json"));
-  for (const dep of Object.keys(pkg.dependencies ?? {})) queue.push({ name: dep, from: dir, optional: false });
+  const trim = INSTALL_ONLY[pkg.name];
+  const wanted = (src) => {
+    if (src === own || src.startsWith(own + path.sep)) return false;
+    if (!trim || src === dir) return true;
+    const rel = path.relative(dir, src);
+    return trim.keep.some((keep) => rel === keep || rel.startsWith(keep + path.sep) || keep.startsWith(rel + path.sep));
+  };
+  cpSync(dir, path.join(dest, path.relative(ROOT, dir)), { recursive: true, filter: wanted });
+  for (const dep of Object.keys(pkg.dependencies ?? {})) {
+    if (!trim?.dependencies.includes(dep)) queue.push({ name: dep, from: dir, optional: false });
+  }
   for (const dep of Object.keys({ ...pkg.optionalDependencies, ...pkg.peerDependencies })) {
     queue.push({ name: dep, from: dir, optional: true });
   }

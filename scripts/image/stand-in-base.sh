@@ -9,7 +9,7 @@ IMAGE=$1 NODE_VERSION=$2
 B=(buildah --storage-driver vfs)
 
 # Bump when the recipe changes, so cached stand-ins are rebuilt.
-RECIPE=2
+RECIPE=3
 if LABEL=$("${B[@]}" inspect --type image --format '{{index .OCIv1.Config.Labels "outpost.stand-in"}}' "$IMAGE" 2>/dev/null); then
   case $LABEL in
     "$RECIPE") echo "stand-in base: cached $IMAGE"; exit 0 ;;
@@ -43,6 +43,9 @@ echo "stand-in base: node $NODE_VERSION and npm from the npm registry"
 mkdir -p "$WORK/node" "$ROOT/usr/local/lib/node_modules/npm"
 tar -xzf "$WORK"/node-linux-*.tgz -C "$WORK/node"
 install -m 0755 "$WORK/node/package/bin/node" "$ROOT/usr/local/bin/node"
+# Node's headers, as in the official image, for native addons (better-sqlite3).
+mkdir -p "$ROOT/usr/local/include"
+cp -r "$WORK/node/package/include/node" "$ROOT/usr/local/include/node"
 tar -xzf "$WORK"/npm-*.tgz -C "$ROOT/usr/local/lib/node_modules/npm" --strip-components=1
 ln -s ../lib/node_modules/npm/bin/npm-cli.js "$ROOT/usr/local/bin/npm"
 ln -s ../lib/node_modules/npm/bin/npx-cli.js "$ROOT/usr/local/bin/npx"

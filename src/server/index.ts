@@ -35,16 +35,8 @@ const [reporting, tunnelModule] = await Promise.all([
   env.SENTRY_DSN ? import("./monitoring/request-monitoring") : undefined,
   allowedDsns.length > 0 ? import("./tunnel") : undefined,
 ]);
-const tunnel = tunnelModule?.createTunnel({
-  path: env.SENTRY_TUNNEL_PATH,
-  allowedDsns,
-  maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
-  rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
-  connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
-  headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
-  observer: metrics.tunnelObserver,
-  logger,
-});
+const tunnel = createTunnelOrExit(tunnelModule);
+if (tunnel?.spoolStats) metrics.watchSpool(tunnel.spoolStats);
 
 const app = createApp({
   env,
@@ -66,6 +58,35 @@ const [metricsServer, port] = await Promise.all([
 ]);
 readiness.ready = true;
 logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");
+
+/** A spool directory that cannot be opened ends start-up with exit 1, naming the variable. */
+function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
+  try {
+    return module?.createTunnel({
+      path: env.SENTRY_TUNNEL_PATH,
+      allowedDsns,
+      maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
+      rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
+      connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
+      headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
+      observer: metrics.tunnelObserver,
+      logger,
+      spool:
+        env.SENTRY_TUNNEL_SPOOL_DIR === "off"
+          ? undefined
+          : {
+              dir: env.SENTRY_TUNNEL_SPOOL_DIR,
+              maxEnvelopeBytes: env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES,
+              maxBytes: env.SENTRY_TUNNEL_SPOOL_MAX_BYTES,
+              maxAgeSeconds: env.SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS,
+            },
+    });
+  } catch (error) {
+    if (!(module && error instanceof module.SpoolOpenError)) throw error;
+    console.error(`Invalid environment configuration:\n  SENTRY_TUNNEL_SPOOL_DIR: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 exitOnSignals({
   server,

@@ -38,7 +38,7 @@ describe("the server build", () => {
     expect(options.enableRuntimeChannelInjection).toBe(false);
   });
 
-  it("imports from node_modules only what the production image installs (react, react-dom)", () => {
+  it("imports from node_modules only what the production image installs (react, react-dom, better-sqlite3)", () => {
     const files = readdirSync(SERVER, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
     const specifiers = (code: string) => [
       ...code.matchAll(/^(?:import|export)\s(?:[^;"']*?\sfrom\s)?"([^".][^"]*)"/gm),
@@ -47,6 +47,7 @@ describe("the server build", () => {
     const external = new Set(files.flatMap((file) => specifiers(read(file)).map((match) => match[1] as string)));
     const packages = [...external].filter((name) => !name.startsWith("node:")).map((name) => name.split("/")[0]);
     // pino-pretty: development logging only (src/server/logger.ts), never in the image.
-    expect(new Set(packages)).toEqual(new Set(["react", "react-dom", "pino-pretty"]));
+    // better-sqlite3: the tunnel spool's native addon, loaded with the tunnel only.
+    expect(new Set(packages)).toEqual(new Set(["react", "react-dom", "pino-pretty", "better-sqlite3"]));
   });
 });

@@ -31,6 +31,8 @@ export interface FakeResponse {
   destroyMidResponse: boolean;
   /** Answer as soon as the request headers arrive, without waiting for the body. */
   respondBeforeBody: boolean;
+  /** Reset the connection as soon as the request headers arrive. */
+  resetConnection: boolean;
 }
 
 const DEFAULT_RESPONSE: FakeResponse = {
@@ -41,6 +43,7 @@ const DEFAULT_RESPONSE: FakeResponse = {
   hang: false,
   destroyMidResponse: false,
   respondBeforeBody: false,
+  resetConnection: false,
 };
 
 export interface FakeIngest {
@@ -50,7 +53,13 @@ export interface FakeIngest {
   requests: RecordedRequest[];
   /** Change to configure the next answers; `reset()` restores the default 200. */
   response: FakeResponse;
+  /** Answers for the next requests, one each, before `response` applies again. */
+  queued: Partial<FakeResponse>[];
   reset(): void;
+  /** Stops listening and drops every connection: connections are refused until `start()`. */
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
   /** Resolves once `predicate` holds, re-checked on every request event; rejects after `timeoutMs`. */
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -89,10 +98,18 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     origin: "",
     requests,
     response: { ...DEFAULT_RESPONSE },
+    queued: [],
     reset() {
       fake.response = { ...DEFAULT_RESPONSE };
+      fake.queued.length = 0;
       requests.length = 0;
     },
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    start: () => new Promise((resolve) => server.listen(fake.port, "127.0.0.1", resolve)),
     waitFor(predicate, timeoutMs = 3_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
@@ -121,7 +138,8 @@ export async function startFakeIngest(): Promise<FakeIngest> {
   };
 
   const server = createServer((req, res) => {
-    const config = fake.response;
+    const next = fake.queued.shift();
+    const config = next ? { ...fake.response, ...next } : fake.response;
     const record: RecordedRequest = {
       method: req.method ?? "",
       url: req.url ?? "",
@@ -136,6 +154,11 @@ export async function startFakeIngest(): Promise<FakeIngest> {
       },
     };
     requests.push(record);
+    if (config.resetConnection) {
+      req.socket.resetAndDestroy();
+      changed.emit("change");
+      return;
+    }
     req.on("data", (chunk: Buffer) => {
       record.firstByteAt ??= performance.now();
       record.chunks.push(chunk);

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { DIST, ROOT } from "./paths";
 
@@ -24,11 +26,22 @@ export interface ServerProcess {
 
 /** Spawns the built server the way production runs it, on an ephemeral port; `dist` picks another build. */
 export async function startServerProcess(env: Record<string, string> = {}, { dist = DIST } = {}): Promise<ServerProcess> {
+  // A spool of its own unless the test chose one, removed when the process exits.
+  const spoolDir = env.SENTRY_TUNNEL_SPOOL_DIR ? undefined : mkdtempSync(path.join(tmpdir(), "outpost-spool-"));
   const child = spawn(process.execPath, serverArgs(dist), {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", ...env },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      METRICS_PORT: "0",
+      ...(spoolDir ? { SENTRY_TUNNEL_SPOOL_DIR: spoolDir } : {}),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  if (spoolDir) child.once("exit", () => rmSync(spoolDir, { recursive: true, force: true }));
   const output: string[] = [];
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -74,7 +87,7 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
 export async function runFailingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, SERVER_ARGS, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", ...env },
+    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", SENTRY_TUNNEL_SPOOL_DIR: "off", ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";

@@ -23,3 +23,8 @@ export async function* envelopeChunks(dsn, size, chunkSize = 64 * 1024) {
     yield left >= chunkSize ? fill : fill.subarray(0, left);
   }
 }
+
+/** load-worker.mjs input posting envelopes of `size` bytes to `url`; `run` is its connections and timing. */
+export function envelopeLoad(url, dsn, size, run) {
+  return { url, method: "POST", headers: { "content-type": "application/x-sentry-envelope" }, envelope: { dsn, size }, ...run };
+}

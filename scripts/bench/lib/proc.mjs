@@ -2,8 +2,9 @@
 // process, so none of them shares an event loop with another or with this orchestrator.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -88,6 +89,8 @@ export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
  */
 export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node = process.execPath, root = ROOT, outRel = OUT_REL } = {}) {
   const port = await freePort();
+  // Every server a spool of its own, removed when it exits.
+  const spoolDir = mkdtempSync(path.join(tmpdir(), "outpost-bench-spool-"));
   const started = performance.now();
   const child = spawn(
     node,
@@ -108,11 +111,13 @@ export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node =
         METRICS_PORT: "0",
         LOG_LEVEL: "warn",
         SENTRY_TUNNEL_RATE_LIMIT: "0",
+        SENTRY_TUNNEL_SPOOL_DIR: spoolDir,
         ...env,
       },
       stdio: ["ignore", "ignore", "pipe"],
     },
   );
+  child.once("exit", () => rmSync(spoolDir, { recursive: true, force: true }));
   const proc = track(child, "server");
   proc.port = port;
   proc.origin = `http://127.0.0.1:${port}`;

@@ -12,6 +12,7 @@ import {
   httpContextIntegration,
   lastEventId,
   linkedErrorsIntegration,
+  makeBrowserOfflineTransport,
   makeFetchTransport,
   normalizeStringifyValue,
   reactErrorHandler,
@@ -26,6 +27,10 @@ import { drainErrorsTo, type QueuedError } from "./error-queue";
 import { recordEventId } from "./event-ids";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
+
+const offlineTransport = makeBrowserOfflineTransport(makeFetchTransport);
+// Sent when the page next starts, as well as when the browser comes back online.
+const OFFLINE_OPTIONS: Partial<Parameters<typeof offlineTransport>[0]> = { flushAtStartup: true };
 
 /**
  * Browser error reporting from the runtime config the server injected (a chunk of its own,
@@ -48,7 +53,11 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
     ignoreSpans: IGNORED_SPANS,
     beforeSend: dropRedirectSignals,
     dataCollection: { userInfo: false },
-    transport: makeFetchTransport,
+    // Envelopes that could not be sent (the visitor offline, this server unreachable) wait in
+    // IndexedDB and go when the page next starts or the browser comes back online. HTTP errors
+    // are never queued: the tunnel answers 200 once it holds an envelope (its spool).
+    transport: offlineTransport,
+    transportOptions: OFFLINE_OPTIONS,
     stackParser: defaultStackParser,
     // Not browserApiErrorsIntegration: it wraps every timer and event listener so that errors
     // from cross-origin scripts are not just "Script error."; every script here is same-origin.

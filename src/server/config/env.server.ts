@@ -77,6 +77,14 @@ export const envSchema = object({
   SENTRY_TUNNEL_RATE_LIMIT: nonNegativeInt.default(TUNNEL_DEFAULTS.rateLimitPerMinute),
   SENTRY_TUNNEL_CONNECT_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.connectTimeoutMs),
   SENTRY_TUNNEL_HEADERS_TIMEOUT_MS: positiveInt.default(TUNNEL_DEFAULTS.headersTimeoutMs),
+  /** A directory, or `off`. */
+  SENTRY_TUNNEL_SPOOL_DIR: string().min(1).default(TUNNEL_DEFAULTS.spoolDir),
+  SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxEnvelopeBytes),
+  SENTRY_TUNNEL_SPOOL_MAX_BYTES: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxBytes),
+  SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
+}).refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
+  path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
+  message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",
 });
 
 export type Env = Infer<typeof envSchema>;

@@ -1,10 +1,15 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
 /** What the Sentry tunnel reports; implemented here with Prometheus counters. */
 export interface TunnelObserver {
   forwarded(bytes: number): void;
   rejected(reason: string): void;
   upstreamResponse(status: number, seconds: number): void;
+  spooled(bytes: number): void;
+  replayed(status: string): void;
+  spoolDropped(reason: string, count: number): void;
+  circuitChanged(state: string): void;
 }
 
 export interface Metrics {
@@ -16,6 +21,8 @@ export interface Metrics {
   tunnelObserver: TunnelObserver;
   /** A state-changing request refused as cross-site, by the check that refused it. */
   observeCsrfRefusal(check: string): void;
+  /** Reads the spool's depth when metrics are scraped. */
+  watchSpool(read: () => SpoolDepth): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -94,7 +101,9 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const spool = createSpoolMetrics(registry);
   const tunnelObserver: TunnelObserver = {
+    ...spool.observer,
     forwarded(n) {
       forwarded.inc();
       if (n > 0) bytes.inc(n);
@@ -122,5 +131,6 @@ export function createMetrics(): Metrics {
     observeCsrfRefusal(check) {
       csrfRejected.inc({ check });
     },
+    watchSpool: spool.watchSpool,
   };
 }

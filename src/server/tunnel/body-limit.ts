@@ -16,6 +16,9 @@ export class ClientBody {
   #source: AsyncIterator<Buffer> | undefined;
   readonly #maxBytes: number;
   readonly #declaredBytes: number | undefined;
+  // A copy of the body's chunks (references, not bytes) while it fits the spool: see keep().
+  #kept: Buffer[] | undefined;
+  #overflowed: (() => void) | undefined;
 
   /** `declaredBytes`: the request's Content-Length, which Node's parser holds the body to. */
   constructor(request: Readable, maxBytes: number, declaredBytes?: number) {
@@ -53,6 +56,44 @@ export class ClientBody {
     }
   }
 
+  /**
+   * The rest of the body, read here rather than streamed (the ingest is known to be down):
+   * `head` and everything after it, or undefined once it exceeds `limit` bytes.
+   */
+  async readAll(head: readonly Buffer[], limit: number): Promise<Buffer | undefined> {
+    const chunks = [...head];
+    let length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) {
+      length += chunk.length;
+      if (length > limit) return undefined;
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, length);
+  }
+
+  /**
+   * The whole body as streamed upstream, for the spool when the ingest failed: read to its end if
+   * the ingest stopped reading it. undefined when it is larger than `toStream`'s `keepUpTo`, or
+   * the client left.
+   */
+  async whole(): Promise<Buffer | undefined> {
+    const request = this.#request as Readable & { complete?: boolean };
+    if (!this.#kept) return undefined;
+    if (!request.readableEnded) {
+      request.unpipe();
+      const ended = new Promise<void>((resolve) => {
+        const stop = finished(request, { writable: false }, () => {
+          stop();
+          resolve();
+        });
+        this.#overflowed = resolve;
+      });
+      request.resume();
+      await ended;
+    }
+    return this.#kept && request.complete !== false && request.readableEnded ? Buffer.concat(this.#kept) : undefined;
+  }
+
   /** Stops reading and detaches from the request, leaving it intact. */
   async release(): Promise<void> {
     await this.#source?.return?.();
@@ -64,9 +105,10 @@ export class ClientBody {
    * memory; an error (too large, client gone) destroys the stream, which aborts the upstream
    * request, while the request itself is only unpiped, left intact for the answer.
    */
-  async toStream(head: readonly Buffer[]): Promise<Readable> {
+  async toStream(head: readonly Buffer[], keepUpTo = 0): Promise<Readable> {
     await this.release();
     const request = this.#request;
+    if (keepUpTo > 0 && (this.#declaredBytes ?? 0) <= keepUpTo) this.#keep(head, keepUpTo);
     const counted = new Transform({
       transform: (chunk: Buffer, _encoding, done) => {
         this.bytes += chunk.length;
@@ -87,5 +129,20 @@ export class ClientBody {
     });
     counted.once("close", () => request.unpipe(counted));
     return request.pipe(counted);
+  }
+
+  /** Holds on to the chunks as they pass, while there are at most `limit` bytes of them. */
+  #keep(head: readonly Buffer[], limit: number): void {
+    const kept = [...head];
+    let length = this.bytes;
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length <= limit) return void kept.push(chunk);
+      this.#kept = undefined;
+      this.#request.off("data", onData);
+      this.#overflowed?.();
+    };
+    this.#kept = kept;
+    this.#request.on("data", onData);
   }
 }

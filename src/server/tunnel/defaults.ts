@@ -25,6 +25,17 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 /** Between chunks of the ingest's response body (a short JSON document in practice). */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
+/** Under the working directory for `npm start`; the image sets /var/lib/outpost/spool. `off` turns spooling off. */
+export const DEFAULT_SPOOL_DIR = ".outpost/spool";
+
+/** 1 MiB: errors, sessions, feedback and client reports fit; replays and attachments stream and get 503 in an outage. */
+export const DEFAULT_SPOOL_MAX_ENVELOPE_BYTES = 1024 * 1024;
+
+export const DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024;
+
+/** A day: older errors are of little use, and Sentry's ingest drops events older than its retention window anyway. */
+export const DEFAULT_SPOOL_MAX_AGE_SECONDS = 86_400;
+
 export const TUNNEL_DEFAULTS = {
   path: DEFAULT_TUNNEL_PATH,
   maxBytes: DEFAULT_MAX_BYTES,
@@ -33,4 +44,8 @@ export const TUNNEL_DEFAULTS = {
   connectTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS,
   headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
   bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+  spoolDir: DEFAULT_SPOOL_DIR,
+  spoolMaxEnvelopeBytes: DEFAULT_SPOOL_MAX_ENVELOPE_BYTES,
+  spoolMaxBytes: DEFAULT_SPOOL_MAX_BYTES,
+  spoolMaxAgeSeconds: DEFAULT_SPOOL_MAX_AGE_SECONDS,
 } as const;

@@ -4,6 +4,9 @@ import type { Dispatcher } from "undici";
 import { streamResponse } from "../http/stream-response";
 import type { ClientBody } from "./body-limit";
 import type { Reject, Rejection } from "./reject";
+import type { Spool } from "./spool";
+import { INGEST_DOWN_STATUSES } from "./spool/replay-worker";
+import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { TunnelLogger, TunnelObserver } from "./types";
 import type { Upstream } from "./upstream-url";
 
@@ -15,6 +18,7 @@ export interface ForwardConfig {
   observer: TunnelObserver | undefined;
   logger: TunnelLogger | undefined;
   reject: Reject;
+  spool: Spool | undefined;
 }
 
 // Everything else the visitor sent (cookies, authorization, forwarding headers) stays here.
@@ -26,7 +30,7 @@ const EMPTY_BODY_STATUSES = new Set([204, 205, 304]);
 // Answers up to this size are read whole and sent in one write rather than streamed.
 const SMALL_ANSWER_BYTES = 16 * 1024;
 
-function upstreamHeaders(ctx: Context): Record<string, string> {
+export function upstreamHeaders(ctx: Context): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of REQUEST_HEADERS) {
     const value = ctx.req.headers[name];
@@ -60,12 +64,12 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
  * The upstream request body. An envelope that arrived whole while its header was read (most
  * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first.
  */
-async function upstreamBody(body: ClientBody, head: readonly Buffer[], onUploadError: () => void) {
+async function upstreamBody(body: ClientBody, head: readonly Buffer[], keepUpTo: number, onUploadError: () => void) {
   if (body.receivedAll) {
     await body.release();
     return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   }
-  const stream = await body.toStream(head);
+  const stream = await body.toStream(head, keepUpTo);
   // Always listened to: undici detaches its own listener once the upload is done, and an
   // unhandled stream error would take the process down.
   stream.on("error", onUploadError);
@@ -80,8 +84,19 @@ export async function forward(
   body: ClientBody,
   head: readonly Buffer[],
 ): Promise<void> {
+  const { spool } = config;
+  const headers = upstreamHeaders(ctx);
+  // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
+  const receivedAt = spool ? Date.now() : 0;
+  const pending = () => spoolPending(upstream, headers, receivedAt);
+  if (spool && !spool.circuit.tryUpstream()) {
+    // Known to be down: straight to the spool rather than waiting for another timeout.
+    const envelope = await readForSpool(ctx, spool, body, head).catch(() => undefined);
+    if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope, [503, "upstream_unreachable", "circuit open"]);
+  }
   let response: Dispatcher.ResponseData | undefined;
-  const requestBody = await upstreamBody(body, head, () => {
+  const requestBody = await upstreamBody(body, head, spool?.maxEnvelopeBytes ?? 0, () => {
     // Before the answer, the pending request rejects and is answered below; errors that are not
     // the client's surface on the response body, which Koa handles.
     if (!response || !body.failure) return;
@@ -98,18 +113,36 @@ export async function forward(
       origin: upstream.origin,
       path: upstream.path,
       method: "POST",
-      headers: upstreamHeaders(ctx),
+      headers,
       body: requestBody,
       headersTimeout: config.headersTimeoutMs,
       bodyTimeout: config.bodyTimeoutMs,
     });
   } catch (error) {
     if (!Buffer.isBuffer(requestBody)) requestBody.destroy();
-    config.reject(ctx, ...failureOf(config, body, error));
-    return;
+    const failure = failureOf(config, body, error);
+    if (!spool) return config.reject(ctx, ...failure);
+    if (body.failure) {
+      spool.circuit.abandoned();
+      return config.reject(ctx, ...failure);
+    }
+    spool.circuit.failed();
+    const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope, failure);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
+  if (spool) {
+    if (INGEST_DOWN_STATUSES.has(response.statusCode)) {
+      spool.circuit.failed();
+      response.body.dump().catch(() => {});
+      const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
+      const status = response.statusCode;
+      return spoolAndAnswer(ctx, config, spool, pending(), envelope, [status, "upstream_unreachable", "", { status }]);
+    }
+    spool.circuit.succeeded();
+    spool.rateLimits.update(upstream, response);
+  }
 
   ctx.status = response.statusCode;
   for (const name of RESPONSE_HEADERS) {
@@ -124,6 +157,11 @@ export async function forward(
     return;
   }
   await relayAnswer(ctx, response);
+}
+
+function spoolPending(upstream: Upstream, headers: Record<string, string>, receivedAt: number): Pending {
+  const { "content-length": _length, ...kept } = headers;
+  return { upstream, headers: kept, receivedAt };
 }
 
 /**

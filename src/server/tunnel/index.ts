@@ -5,15 +5,22 @@ import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defau
 import { RateLimiter } from "../http/rate-limit";
 import { createReject } from "./reject";
 import { createTunnelRouter } from "./router";
+import { Spool, type SpoolStats } from "./spool";
 import type { TunnelOptions } from "./types";
 
 export { TUNNEL_DEFAULTS } from "./defaults";
+export { SpoolOpenError, type SpoolStats } from "./spool";
 export type { RejectReason, TunnelLogger, TunnelObserver, TunnelOptions } from "./types";
 
 export interface Tunnel {
   /** Mount ahead of any body parser, auth or tracing middleware. */
   router: Router;
-  /** Closes the tunnel's own undici Agent (not an injected dispatcher); call after the HTTP server drained. */
+  /** The spool's depth, when spooling is on. */
+  spoolStats: (() => SpoolStats) | undefined;
+  /**
+   * Stops the spool's replay between envelopes and closes its store, then the tunnel's own undici
+   * Agent (not an injected dispatcher); call after the HTTP server drained.
+   */
   close(): Promise<void>;
 }
 
@@ -62,6 +69,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     dispatcher = ownAgent;
   }
 
+  const spool = options.spool && createSpool(options, dispatcher, headersTimeoutMs, bodyTimeoutMs);
   const router = createTunnelRouter({
     path,
     allowlist,
@@ -73,12 +81,24 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     observer: options.observer,
     logger: options.logger,
     reject: createReject(options.observer, options.logger),
+    spool,
   });
+  spool?.start();
 
   return {
     router,
+    spoolStats: spool && (() => spool.stats()),
     close: async () => {
+      await spool?.close();
       if (ownAgent && !ownAgent.closed) await ownAgent.close();
     },
   };
+}
+
+function createSpool(options: TunnelOptions, dispatcher: Dispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
+  const spool = options.spool as NonNullable<TunnelOptions["spool"]>;
+  positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
+  positiveInt("spool maxBytes", spool.maxBytes);
+  positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
+  return new Spool(spool, { dispatcher, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
 }

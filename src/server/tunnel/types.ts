@@ -1,4 +1,6 @@
 import type { Dispatcher } from "undici";
+import type { SpoolOptions } from "./spool";
+import type { CircuitState, SpoolDropReason } from "./spool/types";
 
 export type RejectReason =
   | "malformed"
@@ -8,7 +10,10 @@ export type RejectReason =
   | "method"
   | "upstream_unreachable"
   | "upstream_timeout"
-  | "client_aborted";
+  | "client_aborted"
+  // The ingest failed and the envelope could not be spooled: too large, or the write failed.
+  | "spool_too_large"
+  | "spool_failed";
 
 /** Counters for the operators' metrics; a plain object is enough in tests. */
 export interface TunnelObserver {
@@ -17,6 +22,12 @@ export interface TunnelObserver {
   rejected(reason: RejectReason): void;
   /** Status of the ingest's answer and seconds from dispatch to its response headers. */
   upstreamResponse(status: number, seconds: number): void;
+  /** An envelope the ingest could not take is on disk and was acknowledged. */
+  spooled?(bytes: number): void;
+  /** A spooled envelope's delivery attempt: the ingest's status, or `unreachable`/`timeout`. */
+  replayed?(status: string): void;
+  spoolDropped?(reason: SpoolDropReason, count: number): void;
+  circuitChanged?(state: CircuitState): void;
 }
 
 /** The subset of a pino logger the tunnel uses. */
@@ -46,4 +57,6 @@ export interface TunnelOptions {
   dispatcher?: Dispatcher;
   observer?: TunnelObserver;
   logger?: TunnelLogger;
+  /** Keep envelopes the ingest cannot take and deliver them later; off when absent. */
+  spool?: SpoolOptions;
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
 import { createTunnel, type Tunnel } from "../../../src/server/tunnel";
+import type { CircuitState, SpoolDropReason } from "../../../src/server/tunnel/spool";
 import type { RejectReason, TunnelObserver, TunnelOptions } from "../../../src/server/tunnel/types";
 
 /** Counts what the tunnel reports, the way the metrics module would. */
@@ -10,6 +11,10 @@ export function countingObserver() {
     bytes: 0,
     rejected: {} as Partial<Record<RejectReason, number>>,
     upstream: [] as { status: number; seconds: number }[],
+    spooled: 0,
+    replayed: {} as Record<string, number>,
+    dropped: {} as Partial<Record<SpoolDropReason, number>>,
+    circuit: [] as CircuitState[],
   };
   const observer: TunnelObserver = {
     forwarded(bytes) {
@@ -21,6 +26,18 @@ export function countingObserver() {
     },
     upstreamResponse(status, seconds) {
       counts.upstream.push({ status, seconds });
+    },
+    spooled() {
+      counts.spooled += 1;
+    },
+    replayed(status) {
+      counts.replayed[status] = (counts.replayed[status] ?? 0) + 1;
+    },
+    spoolDropped(reason, count) {
+      counts.dropped[reason] = (counts.dropped[reason] ?? 0) + count;
+    },
+    circuitChanged(state) {
+      counts.circuit.push(state);
     },
   };
   return { observer, counts };

@@ -1,0 +1,64 @@
+import type { Context } from "koa";
+import type { ClientBody } from "./body-limit";
+import { parseContentEncoding } from "./envelope-header";
+import type { ForwardConfig } from "./forward";
+import type { Rejection } from "./reject";
+import type { Spool } from "./spool";
+import type { Upstream } from "./upstream-url";
+
+// How long the browser should wait when its envelope could be neither delivered nor spooled.
+const RETRY_AFTER_SECONDS = "60";
+
+/** What an envelope about to be spooled is and where it goes. */
+export interface Pending {
+  upstream: Upstream;
+  /** The headers it goes upstream with (without Content-Length, recomputed when it is sent). */
+  headers: Record<string, string>;
+  receivedAt: number;
+}
+
+/**
+ * The ingest could not take the envelope (`failure` says why): store it and answer 200 `{}` once
+ * it is on disk, as the ingest would have. Without the whole envelope (larger than the spool
+ * takes) or when the write fails, 503 with Retry-After, and nothing is stored.
+ */
+export async function spoolAndAnswer(
+  ctx: Context,
+  config: ForwardConfig,
+  spool: Spool,
+  pending: Pending,
+  envelope: Buffer | undefined,
+  failure: Rejection,
+): Promise<void> {
+  const cause = { cause: failure[1], ...failure[3] };
+  if (!envelope || envelope.length > spool.maxEnvelopeBytes) {
+    ctx.set("Retry-After", RETRY_AFTER_SECONDS);
+    config.reject(ctx, 503, "spool_too_large", "Sentry ingest unavailable, retry later", cause);
+    return;
+  }
+  try {
+    await spool.add({ ...pending, body: envelope }, parseContentEncoding(pending.headers["content-encoding"]) ?? "identity");
+  } catch (error) {
+    ctx.set("Retry-After", RETRY_AFTER_SECONDS);
+    const code = (error as { code?: unknown }).code ?? (error as Error).message;
+    config.reject(ctx, 503, "spool_failed", "Sentry ingest unavailable, retry later", { ...cause, spoolError: code });
+    return;
+  }
+  ctx.status = 200;
+  ctx.body = {};
+}
+
+/** With the ingest known to be down: the envelope read here, whole, if the spool takes its size. */
+export async function readForSpool(
+  ctx: Context,
+  spool: Spool,
+  body: ClientBody,
+  head: readonly Buffer[],
+): Promise<Buffer | undefined> {
+  const declared = Number(ctx.req.headers["content-length"]);
+  if (declared > spool.maxEnvelopeBytes) {
+    await body.release();
+    return undefined;
+  }
+  return body.readAll(head, spool.maxEnvelopeBytes);
+}

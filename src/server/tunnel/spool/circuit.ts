@@ -1,0 +1,70 @@
+import { type Backoff, backoffDelay } from "./backoff";
+import type { CircuitState } from "./types";
+
+/**
+ * Whether the ingest is known to be down. After `threshold` consecutive failures it opens:
+ * envelopes then go to the spool at once instead of each waiting for a timeout. Once its
+ * backoff has passed, one request (a live envelope or the replay worker's next one) is let
+ * through as the probe; its answer closes the circuit or opens it again for longer.
+ */
+export class Circuit {
+  #state: CircuitState = "closed";
+  #failures = 0;
+  #opened = 0;
+  #retryAt = 0;
+  readonly #threshold: number;
+  readonly #backoff: Backoff;
+  readonly #now: () => number;
+  readonly #onChange: ((state: CircuitState) => void) | undefined;
+
+  constructor(threshold: number, backoff: Backoff, onChange?: (state: CircuitState) => void, now: () => number = Date.now) {
+    this.#threshold = threshold;
+    this.#backoff = backoff;
+    this.#onChange = onChange;
+    this.#now = now;
+  }
+
+  get state(): CircuitState {
+    return this.#state;
+  }
+
+  /** When an open circuit lets its next probe through. */
+  get retryAt(): number {
+    return this.#retryAt;
+  }
+
+  /** May a request go to the ingest now? Always while closed; once open, only the probe. */
+  tryUpstream(): boolean {
+    if (this.#state === "closed") return true;
+    if (this.#state === "half_open" || this.#now() < this.#retryAt) return false;
+    this.#set("half_open");
+    return true;
+  }
+
+  /** The ingest answered (anything but 502, 503 or 504). */
+  succeeded(): void {
+    this.#failures = 0;
+    this.#opened = 0;
+    if (this.#state !== "closed") this.#set("closed");
+  }
+
+  /** Unreachable, timed out, or 502/503/504. */
+  failed(): void {
+    this.#failures += 1;
+    if (this.#state === "half_open" || (this.#state === "closed" && this.#failures >= this.#threshold)) {
+      this.#retryAt = this.#now() + backoffDelay(this.#backoff, this.#opened);
+      this.#opened += 1;
+      this.#set("open");
+    }
+  }
+
+  /** A probe that ended without a verdict (the client went away): the next request probes instead. */
+  abandoned(): void {
+    if (this.#state === "half_open") this.#set("open");
+  }
+
+  #set(state: CircuitState): void {
+    this.#state = state;
+    this.#onChange?.(state);
+  }
+}

@@ -1,0 +1,136 @@
+import type { Dispatcher } from "undici";
+import type { ContentEncoding } from "../envelope-header";
+import type { TunnelLogger, TunnelObserver } from "../types";
+import type { Backoff } from "./backoff";
+import { envelopeCategories } from "./categories";
+import { Circuit } from "./circuit";
+import { UpstreamRateLimits } from "./rate-limits";
+import { ReplayWorker } from "./replay-worker";
+import { SpoolStore } from "./store";
+import type { SpoolEntry, SpoolStats } from "./types";
+import { SpoolWriter } from "./writer";
+
+export { SpoolOpenError, SpoolStore } from "./store";
+export type { CircuitState, SpoolDropReason, SpoolStats } from "./types";
+
+export interface SpoolOptions {
+  /** Where the SQLite store lives; created if missing. */
+  dir: string;
+  /** Largest envelope kept; larger ones get 503 when the ingest is down. */
+  maxEnvelopeBytes: number;
+  maxBytes: number;
+  maxAgeSeconds: number;
+  /** Deliveries at once while the ingest is up. */
+  concurrency?: number;
+  /** Consecutive failures that open the circuit. */
+  failureThreshold?: number;
+  backoff?: Backoff;
+  /** Opened by the caller instead of from `dir` (tests). */
+  store?: SpoolStore;
+}
+
+interface SpoolContext {
+  dispatcher: Dispatcher;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  observer: TunnelObserver | undefined;
+  logger: TunnelLogger | undefined;
+}
+
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_FAILURE_THRESHOLD = 3;
+// Capped at 10 s: an ingest back after a short outage is probed within 10 s and then gets the backlog at full concurrency.
+const DEFAULT_BACKOFF: Backoff = { baseMs: 500, capMs: 10_000 };
+const AGE_CHECK_MS = 60_000;
+// In-flight deliveries get this long to finish at shutdown, then are aborted (they stay spooled).
+const STOP_GRACE_MS = 2_000;
+
+/** Envelopes the ingest could not take, kept on disk and delivered once it can. */
+export class Spool {
+  readonly circuit: Circuit;
+  readonly rateLimits = new UpstreamRateLimits();
+  readonly maxEnvelopeBytes: number;
+  readonly #store: SpoolStore;
+  readonly #writer: SpoolWriter;
+  readonly #worker: ReplayWorker;
+  readonly #maxAgeMs: number;
+  readonly #context: SpoolContext;
+  #ageTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: SpoolOptions, context: SpoolContext) {
+    const { observer, logger } = context;
+    if (options.maxEnvelopeBytes > options.maxBytes) {
+      throw new Error("Sentry tunnel: spool maxEnvelopeBytes must not exceed spool maxBytes");
+    }
+    this.maxEnvelopeBytes = options.maxEnvelopeBytes;
+    this.#maxAgeMs = options.maxAgeSeconds * 1000;
+    this.#context = context;
+    this.#store = options.store ?? SpoolStore.open(options.dir, logger);
+    this.#writer = new SpoolWriter(
+      this.#store,
+      options.maxBytes,
+      (count) => this.#dropped("max_bytes", count),
+      (error) => logger?.error({ err: error }, "sentry tunnel spool: could not remove delivered envelopes; they will be sent again"),
+    );
+    const backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.circuit = new Circuit(options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, backoff, (state) => {
+      observer?.circuitChanged?.(state);
+      if (state !== "half_open") logger?.warn({ state }, `sentry tunnel: circuit ${state}`);
+      this.#worker?.notify();
+    });
+    this.#worker = new ReplayWorker({
+      ...context,
+      store: this.#store,
+      writer: this.#writer,
+      circuit: this.circuit,
+      rateLimits: this.rateLimits,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      backoff,
+    });
+  }
+
+  /** Starts delivering what is spooled (from a previous run too) and the age cap. */
+  start(): void {
+    this.#dropOld();
+    this.#ageTimer = setInterval(() => this.#dropOld(), AGE_CHECK_MS);
+    this.#ageTimer.unref();
+    this.#worker.start();
+  }
+
+  /** Resolves once the envelope is on disk; rejects when it could not be written (full, read-only, closed). */
+  async add(entry: Omit<SpoolEntry, "categories">, encoding: ContentEncoding): Promise<void> {
+    if (this.#closed) throw new Error("spool is closed");
+    await this.#writer.add({ ...entry, categories: envelopeCategories(entry.body, encoding) });
+    this.#context.observer?.spooled?.(entry.body.length);
+    this.#worker.notify();
+  }
+
+  stats(): SpoolStats {
+    return this.#store.stats();
+  }
+
+  /** Stops the worker between envelopes, writes what is queued, closes the store. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#ageTimer);
+    await this.#worker.stop(STOP_GRACE_MS);
+    this.#writer.flush();
+    this.#store.close();
+  }
+
+  #dropOld(): void {
+    try {
+      const count = this.#store.removeOlderThan(Date.now() - this.#maxAgeMs);
+      if (count > 0) this.#dropped("max_age", count);
+    } catch (error) {
+      this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not drop old envelopes");
+    }
+  }
+
+  #dropped(reason: "max_age" | "max_bytes", count: number): void {
+    this.#context.observer?.spoolDropped?.(reason, count);
+    this.#context.logger?.warn({ reason, count }, "sentry tunnel spool: dropped the oldest envelopes");
+  }
+}

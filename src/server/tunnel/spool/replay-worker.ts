@@ -1,0 +1,219 @@
+import type { Dispatcher } from "undici";
+import type { TunnelLogger, TunnelObserver } from "../types";
+import { type Backoff, backoffDelay } from "./backoff";
+import type { Circuit } from "./circuit";
+import type { UpstreamRateLimits } from "./rate-limits";
+import { withSentAtMovedForward } from "./sent-at";
+import type { SpoolStore } from "./store";
+import type { StoredEnvelope } from "./types";
+import type { SpoolWriter } from "./writer";
+
+export interface ReplayConfig {
+  store: SpoolStore;
+  writer: SpoolWriter;
+  dispatcher: Dispatcher;
+  circuit: Circuit;
+  rateLimits: UpstreamRateLimits;
+  concurrency: number;
+  backoff: Backoff;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  observer: TunnelObserver | undefined;
+  logger: TunnelLogger | undefined;
+}
+
+// Statuses that say the ingest itself is down; anything else it answered means it is up.
+export const INGEST_DOWN_STATUSES = new Set([502, 503, 504]);
+// Sentry will never take these (malformed, project gone or key disabled, too large): dropped.
+const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+const SCAN_BATCH = 64;
+
+type Outcome = "delivered" | "refused" | "held" | "failed" | "stopped" | "gone";
+
+/**
+ * Sends the spool to the ingest, oldest first, at most `concurrency` at a time. A failure
+ * (unreachable, timeout, 5xx) backs off exponentially with jitter and starts again from the
+ * oldest; an open circuit lets only its probe through. Envelopes whose categories are rate
+ * limited are skipped until the limit expires. Delivery is at least once: an envelope is removed
+ * only after the ingest's 2xx.
+ */
+export class ReplayWorker {
+  readonly #config: ReplayConfig;
+  readonly #inFlight = new Map<number, AbortController>();
+  readonly #deliveries = new Set<Promise<void>>();
+  #cursor = 0;
+  // Envelopes read ahead of the cursor, oldest first.
+  #batch: StoredEnvelope[] = [];
+  #failures = 0;
+  #retryAt = 0;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+
+  constructor(config: ReplayConfig) {
+    this.#config = config;
+  }
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  /** Something changed (an envelope spooled, a delivery ended): look again. */
+  notify(): void {
+    this.#wake?.();
+  }
+
+  /** Starts nothing new; deliveries under way get `graceMs` to finish, then are aborted (they stay spooled). */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopped = true;
+    this.notify();
+    const settled = this.#loop ?? Promise.resolve();
+    const timer = setTimeout(() => {
+      for (const controller of this.#inFlight.values()) controller.abort();
+    }, graceMs);
+    await settled;
+    clearTimeout(timer);
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      const { circuit, concurrency } = this.#config;
+      const now = Date.now();
+      const limit = circuit.state === "closed" ? concurrency : 1;
+      let wait = Math.max(this.#retryAt, circuit.state === "open" ? circuit.retryAt : 0) - now;
+      if (wait <= 0 && this.#inFlight.size < limit) {
+        const next = this.#next(now);
+        if (typeof next === "object") {
+          if (circuit.tryUpstream()) {
+            this.#deliver(next);
+            continue;
+          }
+          // Another request is the probe; the circuit's change wakes this loop.
+          wait = circuit.state === "open" ? circuit.retryAt - now : Number.POSITIVE_INFINITY;
+        } else {
+          wait = next;
+        }
+      } else if (wait <= 0) {
+        wait = Number.POSITIVE_INFINITY;
+      }
+      await this.#sleep(wait);
+    }
+    await Promise.all(this.#deliveries);
+  }
+
+  /** The next envelope to send, or how long to wait for one (until a limit expires, or for news). */
+  #next(now: number): StoredEnvelope | number {
+    const { store, writer, rateLimits } = this.#config;
+    let heldUntil = Number.POSITIVE_INFINITY;
+    for (;;) {
+      if (this.#batch.length === 0) {
+        this.#batch = store.after(this.#cursor, SCAN_BATCH);
+        if (this.#batch.length === 0) break;
+      }
+      for (let row = this.#batch[0]; row; row = this.#batch[0]) {
+        // Returned, it stays first: if it cannot go now, the next look starts with it.
+        if (!this.#inFlight.has(row.id) && !writer.isRemoving(row.id)) {
+          const until = rateLimits.heldUntil(row.upstream, row.categories);
+          if (until <= now) return row;
+          heldUntil = Math.min(heldUntil, until);
+        }
+        this.#cursor = row.id;
+        this.#batch.shift();
+      }
+    }
+    // End of the spool: the next pass starts again from the oldest.
+    this.#restart();
+    return heldUntil - now;
+  }
+
+  #restart(): void {
+    this.#cursor = 0;
+    this.#batch = [];
+  }
+
+  #deliver(row: StoredEnvelope): void {
+    const controller = new AbortController();
+    this.#inFlight.set(row.id, controller);
+    const delivery = this.#send(row, controller.signal)
+      .then((outcome) => this.#settle(row, outcome))
+      .catch((error: unknown) => this.#config.logger?.error({ err: error, id: row.id }, "sentry tunnel spool: replay failed"))
+      .finally(() => {
+        this.#inFlight.delete(row.id);
+        this.#deliveries.delete(delivery);
+        this.notify();
+      });
+    this.#deliveries.add(delivery);
+  }
+
+  async #send(row: StoredEnvelope, signal: AbortSignal): Promise<Outcome> {
+    const { store, dispatcher, circuit, rateLimits, observer } = this.#config;
+    const stored = store.body(row.id);
+    if (!stored) {
+      circuit.abandoned();
+      return "gone";
+    }
+    const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
+    let status: number;
+    try {
+      const response = await dispatcher.request({
+        origin: row.upstream.origin,
+        path: row.upstream.path,
+        method: "POST",
+        headers: { ...row.headers, "content-length": String(body.length) },
+        body,
+        headersTimeout: this.#config.headersTimeoutMs,
+        bodyTimeout: this.#config.bodyTimeoutMs,
+        signal,
+      });
+      status = response.statusCode;
+      await response.body.dump().catch(() => {});
+      rateLimits.update(row.upstream, response);
+    } catch (error) {
+      if (signal.aborted) {
+        circuit.abandoned();
+        return "stopped";
+      }
+      const code = (error as { code?: unknown }).code;
+      observer?.replayed?.(typeof code === "string" && code.includes("TIMEOUT") ? "timeout" : "unreachable");
+      circuit.failed();
+      return "failed";
+    }
+    observer?.replayed?.(String(status));
+    if (INGEST_DOWN_STATUSES.has(status)) circuit.failed();
+    else circuit.succeeded();
+    if (status >= 200 && status < 300) return "delivered";
+    if (status === 429) return "held";
+    if (NEVER_ACCEPTED(status)) {
+      this.#config.logger?.warn({ id: row.id, status }, "sentry tunnel spool: the ingest refused an envelope; dropped");
+      return "refused";
+    }
+    return "failed";
+  }
+
+  #settle(row: StoredEnvelope, outcome: Outcome): void {
+    if (outcome === "delivered" || outcome === "refused") this.#config.writer.remove(row.id);
+    if (outcome === "refused") this.#config.observer?.spoolDropped?.("rejected", 1);
+    if (outcome === "failed") {
+      this.#retryAt = Date.now() + backoffDelay(this.#config.backoff, this.#failures);
+      this.#failures += 1;
+      this.#restart();
+    } else if (outcome !== "stopped" && outcome !== "gone") {
+      this.#failures = 0;
+      this.#retryAt = 0;
+    }
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(ms) ? setTimeout(done, Math.min(ms, 2 ** 31 - 1)) : undefined;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wake = () => {
+        this.#wake = undefined;
+        done();
+      };
+    });
+  }
+}

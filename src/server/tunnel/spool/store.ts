@@ -1,0 +1,191 @@
+import { mkdirSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import type { TunnelLogger } from "../types";
+import type { SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
+
+const FILE = "spool.sqlite";
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS envelopes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    received_at INTEGER NOT NULL,
+    origin TEXT NOT NULL,
+    path TEXT NOT NULL,
+    headers TEXT NOT NULL,
+    categories TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    body BLOB NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS envelopes_received_at ON envelopes (received_at);
+`;
+const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
+
+/** The spool directory cannot be used at all; a start-up error. */
+export class SpoolOpenError extends Error {
+  override name = "SpoolOpenError";
+}
+
+interface Row {
+  id: number;
+  received_at: number;
+  origin: string;
+  path: string;
+  headers: string;
+  categories: string;
+  bytes: number;
+}
+
+/**
+ * WAL with synchronous=FULL: a commit is on disk (the WAL fsynced) before add() resolves, so an
+ * acknowledged envelope survives SIGKILL and a power cut. EXCLUSIVE locking holds the file for
+ * this process alone: a second server on the same directory fails at start instead of
+ * replaying the same envelopes twice.
+ */
+function openDatabase(file: string): Database.Database {
+  // No busy wait: the lock is held by another live process, or by nobody.
+  const db = new Database(file, { timeout: 0 });
+  try {
+    db.pragma("locking_mode = EXCLUSIVE");
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    const check = db.pragma("quick_check", { simple: true });
+    if (check !== "ok") throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: "SQLITE_CORRUPT" });
+    db.exec(SCHEMA);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** The spool's SQLite database: envelopes in arrival order, with running totals for the caps. */
+export class SpoolStore {
+  readonly database: Database.Database;
+  #envelopes: number;
+  #bytes: number;
+  readonly #insert;
+  readonly #remove;
+  readonly #oldest;
+  readonly #after;
+  readonly #body;
+  readonly #olderThan;
+
+  /** Opens (creating) `dir/spool.sqlite`; a corrupt one is moved aside with an error log and replaced. */
+  static open(dir: string, logger?: TunnelLogger): SpoolStore {
+    const file = path.join(path.resolve(dir), FILE);
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      try {
+        return new SpoolStore(openDatabase(file));
+      } catch (error) {
+        if (!CORRUPT_CODES.has((error as { code?: string }).code ?? "")) throw error;
+        const aside = `${file}.corrupt-${Date.now()}`;
+        renameSync(file, aside);
+        for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+        logger?.error({ file, movedTo: aside, err: (error as Error).message }, "sentry tunnel spool: store is corrupt; moved aside, starting a fresh one");
+        return new SpoolStore(openDatabase(file));
+      }
+    } catch (error) {
+      throw new SpoolOpenError(`spool directory ${dir} cannot be opened: ${(error as Error).message}`);
+    }
+  }
+
+  private constructor(database: Database.Database) {
+    this.database = database;
+    this.#insert = database.prepare(
+      "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#remove = database.prepare("DELETE FROM envelopes WHERE id = ? RETURNING bytes");
+    this.#oldest = database.prepare("SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
+    this.#after = database.prepare(
+      "SELECT id, received_at, origin, path, headers, categories, bytes FROM envelopes WHERE id > ? ORDER BY id LIMIT ?",
+    );
+    this.#body = database.prepare("SELECT body FROM envelopes WHERE id = ?").pluck();
+    this.#olderThan = database.prepare("DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
+    const totals = database.prepare("SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
+      n: number;
+      bytes: number;
+    };
+    this.#envelopes = totals.n;
+    this.#bytes = totals.bytes;
+  }
+
+  stats(): SpoolStats {
+    const oldest = this.#oldest.get() as { received_at: number } | undefined;
+    return { envelopes: this.#envelopes, bytes: this.#bytes, oldestReceivedAt: oldest?.received_at };
+  }
+
+  /** Writes envelopes in one transaction (one fsync), dropping the oldest first to stay within `maxBytes`; returns how many were dropped. */
+  insert(entries: readonly SpoolEntry[], maxBytes: number): number {
+    const incoming = entries.reduce((sum, entry) => sum + entry.body.length, 0);
+    // Totals change only once the transaction has committed.
+    const [count, bytes] = this.database.transaction((): [number, number] => {
+      let count = 0;
+      let bytes = 0;
+      while (this.#bytes - bytes + incoming > maxBytes && this.#envelopes - count > 0) {
+        bytes += this.#delete((this.#oldest.get() as { id: number }).id) ?? 0;
+        count += 1;
+      }
+      for (const { receivedAt, upstream, headers, categories, body } of entries) {
+        this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), body.length, body);
+      }
+      return [count, bytes];
+    })();
+    this.#envelopes += entries.length - count;
+    this.#bytes += incoming - bytes;
+    return count;
+  }
+
+  /**
+   * Removes delivered or dropped envelopes, in one transaction, without waiting for the disk: a
+   * removal lost to a crash only means a duplicate delivery (at least once), and the next
+   * commit with synchronous=FULL syncs it along.
+   */
+  remove(ids: readonly number[]): void {
+    this.database.pragma("synchronous = NORMAL");
+    try {
+      const sizes = this.database.transaction(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined))();
+      this.#forget(sizes);
+    } finally {
+      this.database.pragma("synchronous = FULL");
+    }
+  }
+
+  /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
+  removeOlderThan(cutoff: number): number {
+    const sizes = this.#olderThan.all(cutoff) as number[];
+    this.#forget(sizes);
+    return sizes.length;
+  }
+
+  /** Up to `limit` envelopes after `id`, oldest first, without their bodies. */
+  after(id: number, limit: number): StoredEnvelope[] {
+    return (this.#after.all(id, limit) as Row[]).map((row) => ({
+      id: row.id,
+      receivedAt: row.received_at,
+      upstream: { origin: row.origin, path: row.path },
+      headers: JSON.parse(row.headers) as Record<string, string>,
+      categories: row.categories.split(","),
+      bytes: row.bytes,
+    }));
+  }
+
+  /** undefined when it was removed meanwhile (delivered, or dropped by a cap). */
+  body(id: number): Buffer | undefined {
+    return this.#body.get(id) as Buffer | undefined;
+  }
+
+  close(): void {
+    if (this.database.open) this.database.close();
+  }
+
+  /** The removed envelope's size, or undefined if it was already gone. */
+  #delete(id: number): number | undefined {
+    return (this.#remove.get(id) as { bytes: number } | undefined)?.bytes;
+  }
+
+  #forget(sizes: readonly number[]): void {
+    this.#envelopes -= sizes.length;
+    for (const bytes of sizes) this.#bytes -= bytes;
+  }
+}

@@ -1,0 +1,31 @@
+import type { Upstream } from "../upstream-url";
+
+/** An envelope the ingest could not take when it arrived, as it is kept until it can. */
+export interface SpoolEntry {
+  /** Milliseconds since the epoch when the tunnel received it. */
+  receivedAt: number;
+  upstream: Upstream;
+  /** What goes upstream with it: content type and encoding, and X-Sentry-Forwarded-For. */
+  headers: Record<string, string>;
+  /** Sentry data categories of its items (`*` when they could not be read), for rate limits. */
+  categories: string[];
+  body: Buffer;
+}
+
+/** A stored envelope without its body, which is read only when it is sent. */
+export interface StoredEnvelope extends Omit<SpoolEntry, "body"> {
+  id: number;
+  bytes: number;
+}
+
+export interface SpoolStats {
+  envelopes: number;
+  bytes: number;
+  /** undefined when the spool is empty. */
+  oldestReceivedAt: number | undefined;
+}
+
+/** Why envelopes left the spool undelivered. */
+export type SpoolDropReason = "max_age" | "max_bytes" | "rejected";
+
+export type CircuitState = "closed" | "open" | "half_open";
