@@ -10,6 +10,7 @@ import { csrfDefence } from "./http/csrf";
 import { healthRouter, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
+import { forStateChanging } from "./http/state-changing";
 import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
@@ -65,26 +66,26 @@ export function createApp(deps: AppDependencies): Koa {
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   app.use(
-    csrfDefence({
-      allowedOrigins: env.ALLOWED_ORIGINS,
-      onRefused: (ctx, { check, claimedOrigin }) => {
-        logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
-        deps.observeCsrfRefusal?.(check);
-      },
-    }),
-  );
-  app.use(
-    bodyParser({
-      maxBytes: env.BODY_MAX_BYTES,
-      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
-      reader: (ctx) => {
-        const path = pagePathOf(ctx.path) ?? ctx.path;
-        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
-        return page?.action ? { uploads: page.uploads } : null;
-      },
-      // Status and reason only: bodies and field values are never logged.
-      onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
-    }),
+    forStateChanging(
+      csrfDefence({
+        allowedOrigins: env.ALLOWED_ORIGINS,
+        onRefused: (ctx, { check, claimedOrigin }) => {
+          logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
+          deps.observeCsrfRefusal?.(check);
+        },
+      }),
+      bodyParser({
+        maxBytes: env.BODY_MAX_BYTES,
+        // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+        reader: (ctx) => {
+          const path = pagePathOf(ctx.path) ?? ctx.path;
+          const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
+          return page?.action ? { uploads: page.uploads } : null;
+        },
+        // Status and reason only: bodies and field values are never logged.
+        onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
+      }),
+    ),
   );
   // Feedback goes out through error reporting, so it is available exactly when that is on.
   const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
