@@ -55,6 +55,8 @@ export interface FakeIngest {
   response: FakeResponse;
   /** Answers for the next requests, one each, before `response` applies again. */
   queued: Partial<FakeResponse>[];
+  /** Overrides the answer for a request whose body it picks out (once the body is in); undefined: no override. */
+  answerFor: ((body: Buffer) => Partial<FakeResponse> | undefined) | undefined;
   reset(): void;
   /** Stops listening and drops every connection: connections are refused until `start()`. */
   stop(): Promise<void>;
@@ -99,9 +101,11 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     requests,
     response: { ...DEFAULT_RESPONSE },
     queued: [],
+    answerFor: undefined,
     reset() {
       fake.response = { ...DEFAULT_RESPONSE };
       fake.queued.length = 0;
+      fake.answerFor = undefined;
       requests.length = 0;
     },
     stop: () =>
@@ -167,7 +171,7 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     req.on("end", () => {
       record.complete = true;
       changed.emit("change");
-      if (!config.respondBeforeBody) answer(res, config);
+      if (!config.respondBeforeBody) answer(res, { ...config, ...fake.answerFor?.(record.body) });
     });
     req.on("error", () => {});
     req.on("close", () => {

@@ -10,6 +10,7 @@ import type { CircuitState } from "./types";
 export class Circuit {
   #state: CircuitState = "closed";
   #failures = 0;
+  #run = 0;
   #opened = 0;
   #retryAt = 0;
   readonly #threshold: number;
@@ -33,6 +34,11 @@ export class Circuit {
     return this.#retryAt;
   }
 
+  /** Changes each time the ingest answers: failures seen under one value came with no answer between them. */
+  get run(): number {
+    return this.#run;
+  }
+
   /** May a request go to the ingest now? Always while closed; once open, only the probe. */
   tryUpstream(): boolean {
     if (this.#state === "closed") return true;
@@ -43,6 +49,7 @@ export class Circuit {
 
   /** The ingest answered (anything but 502, 503 or 504). */
   succeeded(): void {
+    this.#run += 1;
     this.#failures = 0;
     this.#opened = 0;
     if (this.#state !== "closed") this.#set("closed");

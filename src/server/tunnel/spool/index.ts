@@ -25,6 +25,8 @@ export interface SpoolOptions {
   /** Consecutive failures that open the circuit. */
   failureThreshold?: number;
   backoff?: Backoff;
+  /** Between one envelope's own failed deliveries while the ingest takes others. */
+  retryBackoff?: Backoff;
   /** Opened by the caller instead of from `dir` (tests). */
   store?: SpoolStore;
 }
@@ -41,6 +43,8 @@ const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_FAILURE_THRESHOLD = 3;
 // Capped at 10 s: an ingest back after a short outage is probed within 10 s and then gets the backlog at full concurrency.
 const DEFAULT_BACKOFF: Backoff = { baseMs: 500, capMs: 10_000 };
+// One envelope the ingest keeps failing: retried after about 1 s, doubling to half an hour (a few dozen tries a day).
+const DEFAULT_RETRY_BACKOFF: Backoff = { baseMs: 1_000, capMs: 30 * 60_000 };
 const AGE_CHECK_MS = 60_000;
 // In-flight deliveries get this long to finish at shutdown, then are aborted (they stay spooled).
 const STOP_GRACE_MS = 2_000;
@@ -77,6 +81,7 @@ export class Spool {
     this.circuit = new Circuit(options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, backoff, (state) => {
       observer?.circuitChanged?.(state);
       if (state !== "half_open") logger?.warn({ state }, `sentry tunnel: circuit ${state}`);
+      if (state === "open") this.#worker?.ingestDown();
       this.#worker?.notify();
     });
     this.#worker = new ReplayWorker({
@@ -87,6 +92,7 @@ export class Spool {
       rateLimits: this.rateLimits,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       backoff,
+      retryBackoff: options.retryBackoff ?? DEFAULT_RETRY_BACKOFF,
     });
   }
 

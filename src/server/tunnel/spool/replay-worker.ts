@@ -2,6 +2,7 @@ import type { Dispatcher } from "undici";
 import type { TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
 import type { Circuit } from "./circuit";
+import { EnvelopeRetries } from "./envelope-retries";
 import type { UpstreamRateLimits } from "./rate-limits";
 import { withSentAtMovedForward } from "./sent-at";
 import type { SpoolStore } from "./store";
@@ -15,7 +16,10 @@ export interface ReplayConfig {
   circuit: Circuit;
   rateLimits: UpstreamRateLimits;
   concurrency: number;
+  /** Between consecutive failures of any envelopes: spares an ingest that fails them all. */
   backoff: Backoff;
+  /** Between one envelope's own failed deliveries. */
+  retryBackoff: Backoff;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;
@@ -28,22 +32,40 @@ export const INGEST_DOWN_STATUSES = new Set([502, 503, 504]);
 const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 const SCAN_BATCH = 64;
 
-type Outcome = "delivered" | "refused" | "held" | "failed" | "stopped" | "gone";
+/**
+ * Whom a failure counts against: "failed" (a 5xx the circuit takes for the ingest being up) this
+ * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
+ * again; "ingest_down" nobody.
+ */
+type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
+
+interface Attempt {
+  outcome: Outcome;
+  /** The ingest's status, `timeout` or `unreachable`; empty when nothing was sent. */
+  answer: string;
+  /** The circuit's run right after it heard of a "failed_maybe_down". */
+  run?: number;
+}
 
 /**
- * Sends the spool to the ingest, oldest first, at most `concurrency` at a time. A failure
- * (unreachable, timeout, 5xx) backs off exponentially with jitter and starts again from the
- * oldest; an open circuit lets only its probe through. Envelopes whose categories are rate
- * limited are skipped until the limit expires. Delivery is at least once: an envelope is removed
- * only after the ingest's 2xx.
+ * Sends the spool to the ingest, oldest first among the envelopes that are due, at most
+ * `concurrency` at a time. A failure (unreachable, timeout, 5xx) backs off exponentially with
+ * jitter and starts again from the oldest; an open circuit lets only its probe through. An
+ * envelope that fails while the ingest is up also waits on its own backoff (EnvelopeRetries),
+ * so that it does not hold up the envelopes behind it. Envelopes whose categories are rate
+ * limited are skipped until the limit expires. Delivery is at least once: an envelope is
+ * removed only after the ingest's 2xx.
  */
 export class ReplayWorker {
   readonly #config: ReplayConfig;
+  readonly #retries: EnvelopeRetries;
   readonly #inFlight = new Map<number, AbortController>();
   readonly #deliveries = new Set<Promise<void>>();
   #cursor = 0;
   // Envelopes read ahead of the cursor, oldest first.
   #batch: StoredEnvelope[] = [];
+  // The earliest time an envelope skipped since the last restart (not due, or rate limited) may go.
+  #skippedUntil = Number.POSITIVE_INFINITY;
   #failures = 0;
   #retryAt = 0;
   #stopped = false;
@@ -52,6 +74,7 @@ export class ReplayWorker {
 
   constructor(config: ReplayConfig) {
     this.#config = config;
+    this.#retries = new EnvelopeRetries(config.store, config.circuit, config.retryBackoff, config.logger);
   }
 
   start(): void {
@@ -61,6 +84,12 @@ export class ReplayWorker {
   /** Something changed (an envelope spooled, a delivery ended): look again. */
   notify(): void {
     this.#wake?.();
+  }
+
+  /** The circuit opened: failures that may have been the outage's start no longer count, and the oldest go first again. */
+  ingestDown(): void {
+    this.#retries.ingestDown();
+    this.#restart();
   }
 
   /** Starts nothing new; deliveries under way get `graceMs` to finish, then are aborted (they stay spooled). */
@@ -101,10 +130,11 @@ export class ReplayWorker {
     await Promise.all(this.#deliveries);
   }
 
-  /** The next envelope to send, or how long to wait for one (until a limit expires, or for news). */
+  /** The next envelope to send, or how long to wait for one (until one is due, or for news). */
   #next(now: number): StoredEnvelope | number {
     const { store, writer, rateLimits } = this.#config;
-    let heldUntil = Number.POSITIVE_INFINITY;
+    // A skipped envelope has come due: start again from the oldest so that it goes in its turn.
+    if (this.#skippedUntil <= now) this.#restart();
     for (;;) {
       if (this.#batch.length === 0) {
         this.#batch = store.after(this.#cursor, SCAN_BATCH);
@@ -113,29 +143,31 @@ export class ReplayWorker {
       for (let row = this.#batch[0]; row; row = this.#batch[0]) {
         // Returned, it stays first: if it cannot go now, the next look starts with it.
         if (!this.#inFlight.has(row.id) && !writer.isRemoving(row.id)) {
-          const until = rateLimits.heldUntil(row.upstream, row.categories);
+          const until = Math.max(row.nextAttemptAt, rateLimits.heldUntil(row.upstream, row.categories));
           if (until <= now) return row;
-          heldUntil = Math.min(heldUntil, until);
+          this.#skippedUntil = Math.min(this.#skippedUntil, until);
         }
         this.#cursor = row.id;
         this.#batch.shift();
       }
     }
     // End of the spool: the next pass starts again from the oldest.
+    const wait = this.#skippedUntil - now;
     this.#restart();
-    return heldUntil - now;
+    return wait;
   }
 
   #restart(): void {
     this.#cursor = 0;
     this.#batch = [];
+    this.#skippedUntil = Number.POSITIVE_INFINITY;
   }
 
   #deliver(row: StoredEnvelope): void {
     const controller = new AbortController();
     this.#inFlight.set(row.id, controller);
     const delivery = this.#send(row, controller.signal)
-      .then((outcome) => this.#settle(row, outcome))
+      .then((attempt) => this.#settle(row, attempt))
       .catch((error: unknown) => this.#config.logger?.error({ err: error, id: row.id }, "sentry tunnel spool: replay failed"))
       .finally(() => {
         this.#inFlight.delete(row.id);
@@ -145,12 +177,12 @@ export class ReplayWorker {
     this.#deliveries.add(delivery);
   }
 
-  async #send(row: StoredEnvelope, signal: AbortSignal): Promise<Outcome> {
+  async #send(row: StoredEnvelope, signal: AbortSignal): Promise<Attempt> {
     const { store, dispatcher, circuit, rateLimits, observer } = this.#config;
     const stored = store.body(row.id);
     if (!stored) {
       circuit.abandoned();
-      return "gone";
+      return { outcome: "gone", answer: "" };
     }
     const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
     let status: number;
@@ -171,29 +203,43 @@ export class ReplayWorker {
     } catch (error) {
       if (signal.aborted) {
         circuit.abandoned();
-        return "stopped";
+        return { outcome: "stopped", answer: "" };
       }
       const code = (error as { code?: unknown }).code;
-      observer?.replayed?.(typeof code === "string" && code.includes("TIMEOUT") ? "timeout" : "unreachable");
-      circuit.failed();
-      return "failed";
+      const answer = typeof code === "string" && code.includes("TIMEOUT") ? "timeout" : "unreachable";
+      observer?.replayed?.(answer);
+      return this.#failure(row, answer);
     }
-    observer?.replayed?.(String(status));
-    if (INGEST_DOWN_STATUSES.has(status)) circuit.failed();
-    else circuit.succeeded();
-    if (status >= 200 && status < 300) return "delivered";
-    if (status === 429) return "held";
+    const answer = String(status);
+    observer?.replayed?.(answer);
+    if (INGEST_DOWN_STATUSES.has(status)) return this.#failure(row, answer);
+    circuit.succeeded();
+    if (status >= 200 && status < 300) return { outcome: "delivered", answer };
+    if (status === 429) return { outcome: "held", answer };
     if (NEVER_ACCEPTED(status)) {
       this.#config.logger?.warn({ id: row.id, status }, "sentry tunnel spool: the ingest refused an envelope; dropped");
-      return "refused";
+      return { outcome: "refused", answer };
     }
-    return "failed";
+    return { outcome: "failed", answer };
   }
 
-  #settle(row: StoredEnvelope, outcome: Outcome): void {
+  /**
+   * Unreachable, timed out, or 502/503/504: the ingest may be down. The circuit hears only of an
+   * envelope's first such failure while it is closed: told of every retry, one envelope the
+   * ingest cannot take would open it whenever nothing else is being delivered.
+   */
+  #failure(row: StoredEnvelope, answer: string): Attempt {
+    const { circuit } = this.#config;
+    if (row.attempts === 0 || circuit.state !== "closed") circuit.failed();
+    if (circuit.state !== "closed") return { outcome: "ingest_down", answer };
+    return { outcome: "failed_maybe_down", answer, run: circuit.run };
+  }
+
+  #settle(row: StoredEnvelope, { outcome, answer, run }: Attempt): void {
     if (outcome === "delivered" || outcome === "refused") this.#config.writer.remove(row.id);
     if (outcome === "refused") this.#config.observer?.spoolDropped?.("rejected", 1);
-    if (outcome === "failed") {
+    if (outcome === "failed" || outcome === "failed_maybe_down") this.#retries.failed(row, answer, run);
+    if (outcome === "failed" || outcome === "failed_maybe_down" || outcome === "ingest_down") {
       this.#retryAt = Date.now() + backoffDelay(this.#config.backoff, this.#failures);
       this.#failures += 1;
       this.#restart();

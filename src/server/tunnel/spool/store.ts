@@ -2,22 +2,10 @@ import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
-import type { SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
+import { migrate } from "./schema";
+import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
 
 const FILE = "spool.sqlite";
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS envelopes (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    received_at INTEGER NOT NULL,
-    origin TEXT NOT NULL,
-    path TEXT NOT NULL,
-    headers TEXT NOT NULL,
-    categories TEXT NOT NULL,
-    bytes INTEGER NOT NULL,
-    body BLOB NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS envelopes_received_at ON envelopes (received_at);
-`;
 const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
 
 /** The spool directory cannot be used at all; a start-up error. */
@@ -33,6 +21,8 @@ interface Row {
   headers: string;
   categories: string;
   bytes: number;
+  attempts: number;
+  next_attempt_at: number;
 }
 
 /**
@@ -50,7 +40,7 @@ function openDatabase(file: string): Database.Database {
     db.pragma("synchronous = FULL");
     const check = db.pragma("quick_check", { simple: true });
     if (check !== "ok") throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: "SQLITE_CORRUPT" });
-    db.exec(SCHEMA);
+    migrate(db);
     return db;
   } catch (error) {
     db.close();
@@ -69,6 +59,7 @@ export class SpoolStore {
   readonly #after;
   readonly #body;
   readonly #olderThan;
+  readonly #reschedule;
 
   /** Opens (creating) `dir/spool.sqlite`; a corrupt one is moved aside with an error log and replaced. */
   static open(dir: string, logger?: TunnelLogger): SpoolStore {
@@ -98,10 +89,11 @@ export class SpoolStore {
     this.#remove = database.prepare("DELETE FROM envelopes WHERE id = ? RETURNING bytes");
     this.#oldest = database.prepare("SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
     this.#after = database.prepare(
-      "SELECT id, received_at, origin, path, headers, categories, bytes FROM envelopes WHERE id > ? ORDER BY id LIMIT ?",
+      "SELECT id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at FROM envelopes WHERE id > ? ORDER BY id LIMIT ?",
     );
     this.#body = database.prepare("SELECT body FROM envelopes WHERE id = ?").pluck();
     this.#olderThan = database.prepare("DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
+    this.#reschedule = database.prepare("UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
     const totals = database.prepare("SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
       n: number;
       bytes: number;
@@ -142,13 +134,18 @@ export class SpoolStore {
    * commit with synchronous=FULL syncs it along.
    */
   remove(ids: readonly number[]): void {
-    this.database.pragma("synchronous = NORMAL");
-    try {
-      const sizes = this.database.transaction(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined))();
-      this.#forget(sizes);
-    } finally {
-      this.database.pragma("synchronous = FULL");
-    }
+    const sizes = this.#withoutFsync(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined));
+    this.#forget(sizes);
+  }
+
+  /**
+   * Sets envelopes' failed-attempt counts and next attempt times, in order, without waiting for
+   * the disk: a change lost to a crash only means an earlier retry.
+   */
+  reschedule(retries: readonly RetrySchedule[]): void {
+    this.#withoutFsync(() => {
+      for (const { id, attempts, nextAttemptAt } of retries) this.#reschedule.run(attempts, nextAttemptAt, id);
+    });
   }
 
   /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
@@ -167,6 +164,8 @@ export class SpoolStore {
       headers: JSON.parse(row.headers) as Record<string, string>,
       categories: row.categories.split(","),
       bytes: row.bytes,
+      attempts: row.attempts,
+      nextAttemptAt: row.next_attempt_at,
     }));
   }
 
@@ -182,6 +181,16 @@ export class SpoolStore {
   /** The removed envelope's size, or undefined if it was already gone. */
   #delete(id: number): number | undefined {
     return (this.#remove.get(id) as { bytes: number } | undefined)?.bytes;
+  }
+
+  /** One transaction committed with synchronous=NORMAL: durable at the next full commit. */
+  #withoutFsync<T>(write: () => T): T {
+    this.database.pragma("synchronous = NORMAL");
+    try {
+      return this.database.transaction(write)();
+    } finally {
+      this.database.pragma("synchronous = FULL");
+    }
   }
 
   #forget(sizes: readonly number[]): void {

@@ -12,9 +12,17 @@ export interface SpoolEntry {
   body: Buffer;
 }
 
-/** A stored envelope without its body, which is read only when it is sent. */
-export interface StoredEnvelope extends Omit<SpoolEntry, "body"> {
+/** When an envelope that failed goes again. */
+export interface RetrySchedule {
   id: number;
+  /** Failed deliveries counted against it: not those while the ingest was down. */
+  attempts: number;
+  /** Not sent again before this (ms since the epoch; 0: at once). */
+  nextAttemptAt: number;
+}
+
+/** A stored envelope without its body, which is read only when it is sent. */
+export interface StoredEnvelope extends Omit<SpoolEntry, "body">, RetrySchedule {
   bytes: number;
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
 import type { SpoolOptions } from "../../../../src/server/tunnel/spool";
+import type { SpoolEntry } from "../../../../src/server/tunnel/spool/types";
 import type { TunnelOptions } from "../../../../src/server/tunnel/types";
 import { startTunnel, type TunnelServer } from "../harness";
 
@@ -42,6 +43,18 @@ export async function startSpoolingTunnel(
       await server.close();
       dir.remove();
     },
+  };
+}
+
+/** An envelope as the tunnel spools it, for filling a store directly. */
+export function spoolEntry(body: string | Buffer, overrides: Partial<SpoolEntry> = {}): SpoolEntry {
+  return {
+    receivedAt: Date.now(),
+    upstream: { origin: "http://127.0.0.1:1", path: "/api/42/envelope/" },
+    headers: { "content-type": "text/plain" },
+    categories: ["error"],
+    body: Buffer.from(body),
+    ...overrides,
   };
 }
 

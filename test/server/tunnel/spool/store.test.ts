@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SpoolOpenError, SpoolStore } from "../../../../src/server/tunnel/spool";
-import type { SpoolEntry } from "../../../../src/server/tunnel/spool/types";
+import { SCHEMA_VERSION } from "../../../../src/server/tunnel/spool/schema";
 import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
 import { memoryLog, send, startTunnel, until } from "../harness";
-import { datedEnvelope, spoolDir, spoolOptions } from "./spool-harness";
+import { datedEnvelope, spoolDir, spoolEntry, spoolOptions } from "./spool-harness";
 
 const dirs: ReturnType<typeof spoolDir>[] = [];
 const fresh = () => {
@@ -17,13 +18,7 @@ afterAll(() => {
   for (const dir of dirs) dir.remove();
 });
 
-const entry = (tag: string, receivedAt = Date.now(), bytes = 100): SpoolEntry => ({
-  receivedAt,
-  upstream: { origin: "http://127.0.0.1:1", path: "/api/42/envelope/" },
-  headers: { "content-type": "text/plain" },
-  categories: ["error"],
-  body: Buffer.from(tag.padEnd(bytes, ".")),
-});
+const entry = (tag: string, receivedAt = Date.now()) => spoolEntry(tag.padEnd(100, "."), { receivedAt });
 
 describe("the store", () => {
   it("keeps envelopes across a reopen, oldest first, and drops the oldest past its byte cap", () => {
@@ -35,6 +30,42 @@ describe("the store", () => {
     const reopened = SpoolStore.open(dir);
     expect(reopened.after(0, 10).map((row) => reopened.body(row.id)?.toString().slice(0, 1))).toEqual(["b", "c"]);
     expect(reopened.stats()).toMatchObject({ envelopes: 2, bytes: 200 });
+    reopened.close();
+  });
+
+  it("opens a spool written before attempts were kept, brings it up to date, and stays writable by that release", () => {
+    const dir = fresh();
+    // The layout and insert of the release before per-envelope retries, as its files are on disk.
+    const previous = new Database(path.join(dir, "spool.sqlite"));
+    previous.pragma("journal_mode = WAL");
+    previous.exec(`
+      CREATE TABLE IF NOT EXISTS envelopes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, received_at INTEGER NOT NULL, origin TEXT NOT NULL, path TEXT NOT NULL,
+        headers TEXT NOT NULL, categories TEXT NOT NULL, bytes INTEGER NOT NULL, body BLOB NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS envelopes_received_at ON envelopes (received_at);
+    `);
+    const previousInsert = "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)";
+    const row = (tag: string) => [1_000, "http://127.0.0.1:1", "/api/42/envelope/", '{"content-type":"text/plain"}', "error", tag.length, Buffer.from(tag)];
+    previous.prepare(previousInsert).run(...row("left-before"));
+    previous.close();
+
+    const store = SpoolStore.open(dir);
+    const [left] = store.after(0, 10);
+    expect(left).toMatchObject({ receivedAt: 1_000, categories: ["error"], attempts: 0, nextAttemptAt: 0 });
+    expect(store.body(left?.id as number)?.toString()).toBe("left-before");
+    expect(store.stats()).toMatchObject({ envelopes: 1, bytes: 11 });
+    store.reschedule([{ id: left?.id as number, attempts: 1, nextAttemptAt: 5_000 }]);
+    // Rolled back, the previous release still inserts into the migrated table.
+    store.database.prepare(previousInsert).run(...row("after-rollback"));
+    store.close();
+
+    const reopened = SpoolStore.open(dir);
+    expect(reopened.database.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+    expect(reopened.after(0, 10).map(({ attempts, nextAttemptAt }) => ({ attempts, nextAttemptAt }))).toEqual([
+      { attempts: 1, nextAttemptAt: 5_000 },
+      { attempts: 0, nextAttemptAt: 0 },
+    ]);
     reopened.close();
   });
 
@@ -108,7 +139,7 @@ describe("a spool that cannot be written", () => {
     const store = SpoolStore.open(dir);
     const bodies = Array.from({ length: 50 }, (_, i) => datedEnvelope(dsn, `left-${i}`));
     store.insert(
-      bodies.map((body) => ({ ...entry(""), upstream: { origin: fake.origin, path: "/api/42/envelope/" }, body })),
+      bodies.map((body) => spoolEntry(body, { upstream: { origin: fake.origin, path: "/api/42/envelope/" } })),
       1 << 30,
     );
     store.close();
