@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run dev`: builds client and server into .dev-build/, and on every saved change rebuilds
 // the halves that file is part of and restarts the server once, from a warm standby
-// (scripts/dev/server.mjs). The open page reloads itself when its event stream reconnects to
-// the new server (src/server/dev/reload-stream.ts). A broken build keeps the old server.
+// (scripts/dev/server.mjs). Open pages apply each rebuild through the server's event stream
+// (src/server/dev/update-stream.ts): component and CSS changes in place with React Fast Refresh
+// before the restart, loader data re-fetched after it, anything else by a reload
+// (scripts/dev/refresh/). A broken build keeps the old server and shows its errors on the page.
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -10,7 +12,11 @@ import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
 import { ROOT } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
 import { devServer } from "./dev/server.mjs";
-import { buildVendor } from "./dev/vendor.mjs";
+import { hotUpdates } from "./dev/refresh/hot-updates.mjs";
+import { buildProblems } from "./dev/refresh/problems.mjs";
+import { refreshTransform } from "./dev/refresh/transform.mjs";
+import { hasClientPart } from "./dev/refresh/update.mjs";
+import { buildVendor, REFRESH_RUNTIME } from "./dev/vendor.mjs";
 import { watchFolders } from "./dev/watch.mjs";
 
 const outDir = path.join(ROOT, ".dev-build");
@@ -21,12 +27,15 @@ const SOURCE = /\.(m?[jt]sx?|css|json)$/;
 await rm(outDir, { recursive: true, force: true }); // a previous session's outputs
 const clientBase = devClientOptions(outDir, env);
 const vendor = await buildVendor({ root: ROOT, base: clientBase });
+const refresh = refreshTransform({ root: ROOT, runtime: path.join(ROOT, REFRESH_RUNTIME) });
+const hot = hotUpdates({ outDir, isBoundary: refresh.isBoundary });
 const halves = {
   client: {
-    context: await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin] }),
+    context: await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin, refresh.plugin] }),
     afterBuild: async (result) => {
       const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
-      await writeManifest({ ...manifest, files: { ...manifest.files, ...vendor.files } }, outDir);
+      halves.client.files = { ...manifest.files, ...vendor.files };
+      await writeManifest({ ...manifest, files: halves.client.files }, outDir);
     },
   },
   server: { context: await esbuild.context(devServerOptions(outDir)) },
@@ -40,6 +49,7 @@ const watcher = watchFolders(ROOT, onChange);
 
 /** Rebuilds the named halves side by side; true when every half is now built. */
 async function build(names) {
+  const problems = [];
   await Promise.all(
     names.map(async (name) => {
       const half = halves[name];
@@ -54,12 +64,17 @@ async function build(names) {
         if (!error.errors) console.error(error);
         const files = (error.errors ?? []).map((message) => message.location?.file).filter(Boolean);
         Object.assign(half, { errorFiles: files, broken: true });
+        problems.push(...buildProblems(error, ROOT));
       }
     }),
   );
   const halvesList = Object.values(halves);
   const built = halvesList.every((half) => !half.broken);
   watcher.update(halvesList.flatMap((half) => [...half.inputs, ...half.errorFiles]), { keepNew: !built });
+  // Open pages show them (the running server is the last good build's); both halves often
+  // report the same one.
+  const unique = [...new Map(problems.map((problem) => [JSON.stringify(problem), problem])).values()];
+  if (unique.length > 0) await server.tell({ type: "outpost-dev:problems", problems: unique });
   return built;
 }
 
@@ -76,7 +91,13 @@ const preload = () => startupPackages(halves.server.metafile, { sentry: Boolean(
 
 async function restart(since, files = []) {
   const rebuiltIn = Math.round(performance.now() - since);
-  const ready = await server.restart(preload());
+  const update = hot.next(files, { client: halves.client.metafile, server: halves.server.metafile });
+  if (update && hasClientPart(update)) {
+    // Applied by open pages from the running server, which the restart waits for.
+    await server.tell({ type: "outpost-dev:update", update, files: halves.client.files });
+    console.log(`[dev] pages updated in place in ${Math.round(performance.now() - since)} ms`);
+  }
+  const ready = await server.restart(preload(), hot.state());
   const readyIn = Math.round(performance.now() - since);
   if (!ready) return console.error("[dev] the server did not start (see above); save a file to try again");
   const cause = files.length === 0 ? "" : ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;

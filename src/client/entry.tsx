@@ -2,6 +2,7 @@ import { hydrateRoot } from "react-dom/client";
 import { App } from "../shared/document/App";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
 import { routes } from "../shared/routes";
+import { announcingErrors } from "./dev/error-hooks";
 import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
 import { PageBoundary } from "./page-boundary";
 import "./styles.css";
@@ -24,12 +25,13 @@ if (sentryDsn) {
   void start.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
 }
 
+const errorHooks = sentryDsn ? rootErrorHooks : {};
 hydrateRoot(
   document,
   <App payload={payload} routes={routes} PageBoundary={PageBoundary} />,
-  sentryDsn ? rootErrorHooks : {},
+  process.env.NODE_ENV === "development" ? announcingErrors(errorHooks) : errorHooks,
 );
 
 if (process.env.NODE_ENV === "development") {
-  void import("./dev-reload").then((module) => module.watchForReload());
+  void import("./dev/hot-client").then((module) => module.startHotUpdates());
 }

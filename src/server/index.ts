@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
 import { browserDsn, loadEnvOrExit } from "./config/env.server";
-import { devReloadStream } from "./dev/reload-stream";
+import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
@@ -45,16 +45,18 @@ const tunnel = tunnelModule?.createTunnel({
   logger,
 });
 
+const assets = loadAssets(distDir);
 const app = createApp({
   env,
   logger,
-  assets: loadAssets(distDir),
+  assets,
   readiness,
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
   observeRender: metrics.observeRender,
-  extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
+  extraMiddleware:
+    env.NODE_ENV === "development" ? [devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") })] : [],
 });
 const server = createHttpServer(app.callback());
 const [metricsServer, port] = await Promise.all([

@@ -1,0 +1,58 @@
+import type { HotUpdate } from "../../shared/dev/hot-protocol";
+import { revalidate } from "../navigation/revalidate";
+import { performReactRefresh } from "./refresh-runtime";
+
+/** What the client parts of several updates come to: the latest chunk per route, chained stylesheets. */
+export function combineClientParts(updates: HotUpdate[]): Pick<HotUpdate, "modules" | "styles" | "reload"> {
+  const modules = new Map<string, string>();
+  const styles: HotUpdate["styles"] = [];
+  for (const update of updates) {
+    for (const { id, url } of update.modules) modules.set(id, url);
+    for (const { from, to } of update.styles) {
+      const earlier = styles.find((style) => style.to === from);
+      if (earlier) earlier.to = to;
+      else styles.push({ from, to });
+    }
+  }
+  return {
+    modules: [...modules].map(([id, url]) => ({ id, url })),
+    styles,
+    reload: updates.some((update) => update.reload),
+  };
+}
+
+/**
+ * Applies a client part in place: route chunks are imported again, which registers their
+ * components anew, and Fast Refresh re-renders them keeping their state; stylesheets are
+ * pointed at their new files. Rejects with what a chunk threw.
+ */
+export async function applyClientPart({ modules, styles, reload }: Pick<HotUpdate, "modules" | "styles" | "reload">) {
+  if (reload) return window.location.reload();
+  await Promise.all([
+    ...styles.map(({ from, to }) => swapStylesheet(from, to)),
+    Promise.all(modules.map(({ url }) => import(/* @vite-ignore */ url))).then(() => {
+      if (modules.length > 0) performReactRefresh();
+    }),
+  ]);
+}
+
+/** Loader data changed on the server: the page re-fetches it and re-renders, without a reload. */
+export function applyServerPart(updates: HotUpdate[]): Promise<void> {
+  return updates.some((update) => update.revalidate) ? revalidate() : Promise.resolve();
+}
+
+/**
+ * Changes the link's href in place: the browser keeps the old sheet applied until the new one
+ * has loaded (no flash), and React, which rendered the link, sees no node replaced.
+ */
+function swapStylesheet(from: string, to: string): Promise<void> {
+  const link = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].find(
+    (candidate) => new URL(candidate.href).pathname === from,
+  );
+  if (!link) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => resolve(), { once: true });
+    link.href = to;
+  });
+}

@@ -1,0 +1,61 @@
+import { DEV_EVENTS_PATH, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
+import { DEV_ERROR_EVENT } from "./error-hooks";
+import { applyClientPart, applyServerPart, combineClientParts } from "./apply-update";
+import { hideOverlay, showBuildProblems, showRuntimeError } from "./overlay";
+
+/**
+ * Development only: listens to the dev server's event stream and applies each rebuild.
+ * A rebuild's client part (route chunks, stylesheets) arrives as `update` from the server
+ * that is about to be replaced; its server part (a reload, loader data to re-fetch) is applied
+ * once the page's stream has reconnected to the new server, whose `hello` lists the updates
+ * since the page last heard from one.
+ */
+export function startHotUpdates(): void {
+  let served: number | null = null; // the rebuild whose server this page last heard from
+  let applied = 0; // the latest rebuild whose client part this page has applied
+  let queue = Promise.resolve();
+  const inOrder = (work: () => Promise<void>) => {
+    queue = queue.then(work, work);
+  };
+  const apply = async (updates: HotUpdate[], serverToo: boolean) => {
+    try {
+      const fresh = updates.filter((update) => update.version > applied);
+      applied = Math.max(applied, ...updates.map((update) => update.version));
+      await applyClientPart(combineClientParts(fresh));
+      if (serverToo) await applyServerPart(updates);
+      hideOverlay("runtime");
+    } catch (error) {
+      showRuntimeError(error);
+    }
+  };
+
+  const events = new EventSource(DEV_EVENTS_PATH);
+  events.addEventListener("hello", (event) => {
+    const state = JSON.parse((event as MessageEvent<string>).data) as DevState;
+    showBuildProblems(state.problems);
+    if (served === null || state.version === served) {
+      served ??= state.version;
+      applied = Math.max(applied, state.version);
+      return;
+    }
+    const missed = state.updates.filter((update) => update.version > (served ?? 0));
+    // Updates older than the server remembers, or a server of another session: start afresh.
+    if (state.version < served || missed[0]?.version !== served + 1) return window.location.reload();
+    served = state.version;
+    inOrder(() => apply(missed, true));
+  });
+  events.addEventListener("update", (event) => {
+    const update = JSON.parse((event as MessageEvent<string>).data) as HotUpdate;
+    hideOverlay("build");
+    inOrder(async () => {
+      await apply([update], false);
+      // Tells the dev script it may now replace the server this page fetched the update from.
+      await fetch(`${DEV_EVENTS_PATH}?applied=${update.version}`, { method: "POST" }).catch(() => {});
+    });
+  });
+  events.addEventListener("problems", (event) => {
+    showBuildProblems(JSON.parse((event as MessageEvent<string>).data));
+  });
+  // A render that fails after an update is caught by the page's error boundary; say so here too.
+  window.addEventListener(DEV_ERROR_EVENT, (event) => showRuntimeError((event as CustomEvent<unknown>).detail));
+}
