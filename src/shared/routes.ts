@@ -2,8 +2,7 @@ import { ClientErrorPage } from "./pages/diagnostics/ClientErrorPage";
 import { RedirectPage, redirectLoader } from "./pages/diagnostics/RedirectPage";
 import { RenderErrorPage } from "./pages/diagnostics/RenderErrorPage";
 import { ServerErrorPage, serverErrorLoader } from "./pages/diagnostics/ServerErrorPage";
-import { lazy } from "react";
-import type { HomeData } from "./pages/HomePage";
+import { type HomeData, HomePage } from "./pages/HomePage";
 import { defineRoute, type RouteDefinition } from "./routing/route";
 
 /** The one route table: the server matches and loads from it, the browser hydrates from it. */
@@ -11,9 +10,7 @@ export const routes: readonly RouteDefinition[] = [
   defineRoute<HomeData>({
     path: "/",
     title: "Outpost",
-    // SCAFFOLDING until the platform's per-route chunks land: the home page in a lazy chunk of
-    // its own, as route modules will be, so Fast Refresh can be tried on it.
-    component: lazy(() => import("./pages/HomePage").then((module) => ({ default: module.HomePage }))),
+    component: HomePage,
     load: () => ({ renderedAt: new Date().toISOString() }),
   }),
   defineRoute({
