@@ -14,7 +14,7 @@ const started = performance.now();
 await rm(outDir, { recursive: true, force: true });
 const client = await esbuild.build({
   ...clientOptions({ outDir, production: true }),
-  plugins: [sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
+  plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
 });
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
 await writeManifest(manifest, outDir);

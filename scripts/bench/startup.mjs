@@ -7,7 +7,7 @@ import { freePort, ROOT, sleep, startHelper, startServer } from "./lib/proc.mjs"
 import { productionNode, productionNodeVersion } from "./production-node.mjs";
 import { median, target } from "./lib/stats.mjs";
 
-const PAGE = path.join(ROOT, "src/shared/pages/HomePage.tsx");
+const PAGE = path.join(ROOT, "src/app/home/HomePage.tsx");
 
 export async function startup({ spawns, edits }) {
   const { rows, verdicts, notes } = await productionStartup(spawns);
@@ -27,7 +27,7 @@ export async function startup({ spawns, edits }) {
     verdicts,
     notes: [
       ...notes,
-      `Dev: \`scripts/dev.mjs\` with LOG_LEVEL=warn; ${edits} times a comment line is appended to src/shared/pages/HomePage.tsx and then removed again (each write is a one-line change, so ${edits * 2} samples). "rebuilt"/"ready" are dev.mjs's own figures, counted from its watcher's first event for the change; the wall clock, from the write to the ready line (after a /readyz 200 from the new server), is what the target is judged on. Only ready lines naming HomePage.tsx count, as others editing this checkout cause their own.`,
+      `Dev: \`scripts/dev.mjs\` with LOG_LEVEL=warn; ${edits} times a comment line is appended to src/app/home/HomePage.tsx and then removed again (each write is a one-line change, so ${edits * 2} samples). "rebuilt"/"ready" are dev.mjs's own figures, counted from its watcher's first event for the change; the wall clock, from the write to the ready line (after a /readyz 200 from the new server), is what the target is judged on. Only ready lines naming HomePage.tsx count, as others editing this checkout cause their own.`,
     ],
   };
 }

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ASSET_PREFIX, CLIENT_ENTRY, ROOT } from "./options.mjs";
+import { APP_DIR, ASSET_PREFIX, CLIENT_ENTRY, ROOT } from "./options.mjs";
 
 /** The URL path an output of the client build (as the metafile names it) is served at. */
 export function assetUrl(outDir, output) {
@@ -35,8 +35,29 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
         .filter((item) => item.kind === "import-statement" && !item.external)
         .map((item) => toUrl(item.path)),
     },
+    routes: routeChunks(outputs, toUrl),
     files,
   };
+}
+
+/**
+ * Each route module's chunk by route id (its file under the app folder without extension), so
+ * the server can preload the matched routes' code. The client build imports every route module
+ * dynamically, which makes each an entry point of its own in the metafile.
+ */
+function routeChunks(outputs, toUrl) {
+  const prefix = `${APP_DIR.replace(/\/+$/, "")}/`;
+  const routes = {};
+  for (const [output, meta] of outputs) {
+    const source = meta.entryPoint?.split("?")[0];
+    if (!source?.startsWith(prefix)) continue;
+    routes[source.slice(prefix.length).replace(/\.[cm]?[jt]sx?$/, "")] = {
+      script: toUrl(output),
+      imports: meta.imports.filter((item) => item.kind === "import-statement" && !item.external).map((item) => toUrl(item.path)),
+      styles: meta.cssBundle ? [toUrl(meta.cssBundle)] : [],
+    };
+  }
+  return routes;
 }
 
 export async function writeManifest(manifest, outDir) {

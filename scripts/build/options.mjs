@@ -1,9 +1,12 @@
 // esbuild options shared by the production build (scripts/build.mjs) and the dev watcher.
 import path from "node:path";
+import { appRoutesPlugin } from "./app-routes.mjs";
 import { builtinsViaRequire, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
+/** The product's folder: its route table, pages and layouts (tests build a fixture app instead). */
+export const APP_DIR = process.env.OUTPOST_APP_DIR ?? "src/app";
 export const ASSET_PREFIX = "/assets/";
 
 /** @param {{ outDir: string, production: boolean }} mode */
@@ -27,6 +30,7 @@ export function clientOptions({ outDir, production }) {
     chunkNames: "chunks/[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
+    plugins: [appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client" })],
     define: {
       "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development"),
       // Sentry's SDK keeps its debug logging unless told otherwise; production drops it.
@@ -68,7 +72,7 @@ export function serverOptions({ outDir, buildId }) {
     sourcemap: "linked",
     // Stack traces need only the mappings (and those only for src/: see server-plugins.mjs).
     sourcesContent: false,
-    plugins: [builtinsViaRequire, projectOnlySourceMaps({ root: ROOT })],
+    plugins: [builtinsViaRequire, projectOnlySourceMaps({ root: ROOT }), appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" })],
     define: { __OUTPOST_BUILD_ID__: JSON.stringify(buildId) },
     logLevel: "warning",
   };

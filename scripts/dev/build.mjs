@@ -11,7 +11,7 @@ export function devClientOptions(outDir, env) {
   // own source maps costs ~200 ms per client rebuild. The dev server gets this same
   // environment, so without a DSN that chunk is never fetched.
   const sentry = Boolean(env.PUBLIC_SENTRY_DSN || env.SENTRY_DSN);
-  return { ...base, plugins: sentry ? [] : [withoutSentry] };
+  return { ...base, plugins: sentry ? base.plugins : [...base.plugins, withoutSentry] };
 }
 
 /** @param {string} outDir */
@@ -20,8 +20,8 @@ export function devServerOptions(outDir) {
   // and Node's built-ins imported before a change, so a restart compiles only the app's own
   // code. That also leaves production's plugins nothing to do (they trim bundled packages'
   // source maps and load bundled built-ins through require), only time to spend per rebuild.
-  const { external: _bundled, plugins: _production, ...base } = serverOptions({ outDir, buildId: "development" });
-  return { ...base, packages: "external", metafile: true };
+  const { external: _bundled, plugins, ...base } = serverOptions({ outDir, buildId: "development" });
+  return { ...base, plugins: plugins.filter((plugin) => plugin.name === "outpost-app-routes"), packages: "external", metafile: true };
 }
 
 const withoutSentry = {

@@ -1,11 +1,11 @@
+import clientRoutes from "outpost:client-routes";
 import { hydrateRoot } from "react-dom/client";
-import { App } from "../shared/document/App";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
-import { routes } from "../shared/routes";
 import { announcingErrors } from "./dev/error-hooks";
 import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
-import { PageBoundary } from "./page-boundary";
-import "./styles.css";
+import { BrowserRouter } from "./navigation/browser-router";
+import { setRouter } from "./navigation/revalidate";
+import { RouterRoot } from "./navigation/RouterRoot";
 
 declare global {
   interface Window {
@@ -25,10 +25,18 @@ if (sentryDsn) {
   void start.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
 }
 
+const router = new BrowserRouter(clientRoutes, {
+  buildId: payload.buildId,
+  diagnostics: payload.config.diagnostics,
+  state: payload.state,
+});
+setRouter(router);
+// The server preloaded these chunks (modulepreload), so this waits for no second round trip.
+await clientRoutes.load(payload.state.matches.map((match) => match.id));
 const errorHooks = sentryDsn ? rootErrorHooks : {};
 hydrateRoot(
   document,
-  <App payload={payload} routes={routes} PageBoundary={PageBoundary} />,
+  <RouterRoot router={router} routes={clientRoutes} payload={payload} />,
   process.env.NODE_ENV === "development" ? announcingErrors(errorHooks) : errorHooks,
 );
 

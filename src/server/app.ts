@@ -1,7 +1,5 @@
 import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
-import { routes as appRoutes } from "../shared/routes";
-import type { RouteDefinition } from "../shared/routing/route";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import type { Env } from "./config/env.server";
@@ -12,14 +10,15 @@ import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
+import type { AppRoutes } from "./routing/app-routes";
 
 export interface AppDependencies {
   env: Env;
   logger: Logger;
   assets: LoadedAssets;
   readiness: Readiness;
-  /** Defaults to the app's route table; tests pass their own. */
-  routes?: readonly RouteDefinition[];
+  /** The app's routes (the server build's `outpost:server-routes`); tests and benchmarks pass their own. */
+  routes: AppRoutes;
   tunnel?: { router: Router };
   observeRequest?: (record: RequestRecord) => void;
   observeRender?: (route: string, seconds: number) => void;
@@ -59,11 +58,11 @@ export function createApp(deps: AppDependencies): Koa {
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   app.use(
     pageHandler({
-      routes: deps.routes ?? appRoutes,
+      routes: deps.routes,
       diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
-      entry: deps.assets.manifest.entry,
+      manifest: deps.assets.manifest,
       runtimeConfig: runtimeConfig(env),
       logError: logRenderError,
       monitoring: deps.monitoring,

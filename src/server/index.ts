@@ -1,4 +1,5 @@
 import path from "node:path";
+import appRoutes from "outpost:server-routes";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
@@ -51,6 +52,7 @@ const app = createApp({
   logger,
   assets,
   readiness,
+  routes: appRoutes,
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),

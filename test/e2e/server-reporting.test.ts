@@ -32,7 +32,7 @@ describe("server error reporting through @sentry/node", () => {
     expect(event.request).toMatchObject({ method: "GET" });
     expect(JSON.stringify(event)).not.toContain("secret-value");
     const frames = exceptionOf(event).stacktrace?.frames ?? [];
-    expect(frames.some((frame) => String(frame.filename).endsWith("ServerErrorPage.tsx"))).toBe(true);
+    expect(frames.some((frame) => String(frame.filename).endsWith("ServerErrorPage.server.ts"))).toBe(true);
     expect(events[0]?.envelope.request.url).toMatch(/^\/api\/42\/envelope\/(\?|$)/);
   });
 

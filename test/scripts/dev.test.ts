@@ -16,7 +16,7 @@ describe("npm run dev", () => {
   let origin: string;
   const ready: string[] = [];
   let stderr = "";
-  const page = () => path.join(dir, "src/shared/pages/HomePage.tsx");
+  const page = () => path.join(dir, "src/app/home/HomePage.tsx");
   const html = async () => (await fetch(`${origin}/`)).text();
 
   beforeAll(async () => {

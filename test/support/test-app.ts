@@ -6,6 +6,7 @@ import { type LoadedAssets, loadAssets } from "../../src/server/assets/manifest"
 import { loadEnv } from "../../src/server/config/env.server";
 import { createHttpServer, listen } from "../../src/server/lifecycle/http-server";
 import { DIST } from "./paths";
+import { testRoutes } from "./test-routes";
 
 export interface LogLine {
   level: number;
@@ -49,6 +50,7 @@ export async function startTestApp(
     logger,
     assets,
     readiness: { ready: true },
+    routes: testRoutes,
     ...overrides,
   };
   const server = createHttpServer(createApp(deps).callback());

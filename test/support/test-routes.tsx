@@ -1,8 +1,9 @@
 import { Suspense, use } from "react";
-import type { PageProps } from "../../src/shared/routing/route";
-import { defineRoute } from "../../src/shared/routing/route";
+import type { LoadedRouteFile } from "../../src/server/routing/app-routes";
+import { route } from "../../src/shared/routing/config";
+import type { HeadTags, PageProps } from "../../src/shared/routing/module";
 import { notFound } from "../../src/shared/routing/signals";
-import { routes } from "../../src/shared/routes";
+import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */
 export const EVIL = "</script><script>alert(1)</script> \u2028 \u2029 <!-- & -->";
@@ -15,10 +16,7 @@ function settleLater(token: string, ms: number, outcome: "resolve" | "reject" | 
   if (!promise) {
     promise = new Promise<string>((resolve, reject) => {
       if (outcome === "never") return;
-      setTimeout(
-        () => (outcome === "resolve" ? resolve("late content") : reject(new Error("late failure"))),
-        ms,
-      );
+      setTimeout(() => (outcome === "resolve" ? resolve("late content") : reject(new Error("late failure"))), ms);
     });
     promise.catch(() => {});
     pending.set(token, promise);
@@ -46,48 +44,60 @@ function DeferredPage({ data }: PageProps<Deferred>) {
   );
 }
 
-const deferred = (outcome: Deferred["outcome"]) => () => ({
-  token: crypto.randomUUID(),
-  outcome,
-});
+const deferred = (outcome: Deferred["outcome"]) => () => ({ token: crypto.randomUUID(), outcome });
 
-export const testRoutes = [
-  ...routes,
-  defineRoute({
-    path: "/test/missing-item",
-    title: "never",
-    component: () => null,
-    load: () => notFound(),
-  }),
-  defineRoute<{ text: string }>({
-    path: "/test/evil",
-    title: (data) => data.text,
-    component: ({ data }) => <p id="evil">{data.text}</p>,
-    load: () => ({ text: EVIL }),
-  }),
-  defineRoute<{ id: string }>({
-    path: "/test/items/:id",
-    title: "Item",
-    component: ({ data }) => <p id="item">{data.id}</p>,
-    load: ({ params }) => ({ id: params.id as string }),
-  }),
-  defineRoute<{ query: string | null; host: string }>({
-    path: "/test/search",
-    title: "Search",
-    component: ({ data }) => <p id="search">{`${data.query} on ${data.host}`}</p>,
-    load: ({ url }) => ({ query: url.searchParams.get("q"), host: url.host }),
-  }),
-  defineRoute<{ waitedMs: number }>({
-    path: "/test/slow/:ms",
-    title: "Slow",
-    component: ({ data }) => <p id="slow">{`waited ${data.waitedMs} ms`}</p>,
-    load: async ({ params }) => {
-      const waitedMs = Number(params.ms);
-      await new Promise((resolve) => setTimeout(resolve, waitedMs));
-      return { waitedMs };
+/** Test-only route files: a module and its server half, as the build would load them. */
+const files: Record<string, LoadedRouteFile> = {
+  "test/missing-item.tsx": { module: { default: () => null }, server: { load: () => notFound() } },
+  "test/evil.tsx": {
+    module: {
+      default: ({ data }: PageProps<{ text: string }>) => <p id="evil">{data.text}</p>,
+      head: ({ data }: PageProps<{ text: string }>): HeadTags => ({ title: data.text }),
     },
-  }),
-  defineRoute({ path: "/test/late", title: "Late", component: DeferredPage, load: deferred("resolve") }),
-  defineRoute({ path: "/test/late-error", title: "Late error", component: DeferredPage, load: deferred("reject") }),
-  defineRoute({ path: "/test/hang", title: "Hang", component: DeferredPage, load: deferred("never") }),
-];
+    server: { load: () => ({ text: EVIL }) },
+  },
+  "test/item.tsx": {
+    module: {
+      default: ({ data }: PageProps<{ id: string }>) => <p id="item">{data.id}</p>,
+      head: ({ data }: PageProps<{ id: string }>): HeadTags => ({
+        title: `Item ${data.id}`,
+        description: `About item ${data.id}`,
+        meta: [{ property: "og:title", content: `Item ${data.id}` }],
+      }),
+    },
+    server: { load: ({ params }) => ({ id: params.id as string }) },
+  },
+  "test/search.tsx": {
+    module: {
+      default: ({ data }: PageProps<{ query: string | null; host: string }>) => <p id="search">{`${data.query} on ${data.host}`}</p>,
+    },
+    server: { load: ({ url }) => ({ query: url.searchParams.get("q"), host: url.host }) },
+  },
+  "test/slow.tsx": {
+    module: { default: ({ data }: PageProps<{ waitedMs: number }>) => <p id="slow">{`waited ${data.waitedMs} ms`}</p> },
+    server: {
+      load: async ({ params }) => {
+        const waitedMs = Number(params.ms);
+        await new Promise((resolve) => setTimeout(resolve, waitedMs));
+        return { waitedMs };
+      },
+    },
+  },
+  "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
+  "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
+  "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
+};
+
+export const testRoutes = await loadAppRoutes({
+  routes: [
+    route("test/missing-item", "test/missing-item.tsx"),
+    route("test/evil", "test/evil.tsx"),
+    route("test/items/:id", "test/item.tsx"),
+    route("test/search", "test/search.tsx"),
+    route("test/slow/:ms", "test/slow.tsx"),
+    route("test/late", "test/late.tsx"),
+    route("test/late-error", "test/late-error.tsx"),
+    route("test/hang", "test/hang.tsx"),
+  ],
+  files,
+});

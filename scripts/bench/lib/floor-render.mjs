@@ -9,13 +9,13 @@ import { renderToPipeableStream } from "react-dom/server";
 
 const outDir = process.env.BENCH_OUT;
 const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
-const { App, createNonce, routes, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
+const { App, createNonce, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
 
 /** Streams the home page into `res`; resolves once piping has started (or the shell failed). */
 export async function renderHome(res) {
-  const { payload, bootstrapScriptContent } = await homeDocument(manifest);
+  const { props, bootstrapScriptContent } = await homeDocument(manifest);
   return new Promise((resolve) => {
-    const { pipe } = renderToPipeableStream(createElement(App, { payload, routes }), {
+    const { pipe } = renderToPipeableStream(createElement(App, props), {
       nonce: createNonce(),
       bootstrapScriptContent,
       bootstrapModules: [manifest.entry.script],

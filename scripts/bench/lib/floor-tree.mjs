@@ -1,5 +1,7 @@
 import path from "node:path";
 import * as esbuild from "esbuild";
+import { appRoutesPlugin } from "../../build/app-routes.mjs";
+import { APP_DIR } from "../../build/options.mjs";
 import { BENCH_DIR, OUT, ROOT } from "./proc.mjs";
 
 /** Bundles the floor's React tree from the app's sources, the way the server build does. */
@@ -14,6 +16,7 @@ export async function buildFloorTree() {
     platform: "node",
     target: "node20.19",
     jsx: "automatic",
+    plugins: [appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" })],
     logLevel: "warning",
   });
 }

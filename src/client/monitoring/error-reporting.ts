@@ -20,6 +20,7 @@ import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
+import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
@@ -33,7 +34,7 @@ export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string }
  * A BrowserClient rather than Sentry.init(), which bundles every default integration even
  * with `defaultIntegrations: false` (Sentry's documented tree-shaking setup).
  */
-export function startErrorReporting({ config, route }: ReportingPayload, tracing: Integration[] = []): void {
+export function startErrorReporting({ config, state }: ReportingPayload, tracing: Integration[] = []): void {
   const options: ConstructorParameters<typeof BrowserClient>[0] = {
     dsn: config.sentryDsn,
     tunnel: tunnelUrl(config.sentryDsn, config.tunnelPath),
@@ -68,8 +69,9 @@ export function startErrorReporting({ config, route }: ReportingPayload, tracing
   const scope = getCurrentScope();
   scope.setClient(client);
   client.init();
-  // Error events are grouped by route pattern, like the pageload.
-  scope.setTransactionName(route);
+  // Error events are grouped by route pattern, like the pageload, and follow client navigations.
+  scope.setTransactionName(state.pattern);
+  onNavigation({ end: ({ pattern }) => scope.setTransactionName(pattern) });
   drainErrorsTo(capture);
 }
 

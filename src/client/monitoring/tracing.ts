@@ -1,7 +1,5 @@
-import { browserTracingIntegration } from "@sentry/react";
-import { routes } from "../../shared/routes";
-import { findRoute } from "../../shared/routing/find-route";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { browserTracingIntegration, getClient, type Span, startBrowserTracingNavigationSpan, updateSpanName } from "@sentry/react";
+import { onNavigation } from "../navigation/navigation-events";
 import { type ReportingPayload, startErrorReporting } from "./error-reporting";
 
 /**
@@ -9,21 +7,31 @@ import { type ReportingPayload, startErrorReporting } from "./error-reporting";
  * The build gives this chunk its own copy of the SDK (see scripts/build/sentry-sourcemaps.mjs),
  * so none of the tracing code weighs on pages where tracing is off.
  *
- * Pageload and navigation transactions named by route pattern, never by raw URL. The
+ * Pageload and navigation transactions are named by route pattern, never by raw URL. The
  * pageload takes the server's name for this document (which knows about loaders that threw
  * notFound()) and continues the server's trace from the sentry-trace and baggage meta tags.
+ * Navigations are started by the router, not by the SDK's history instrumentation: the span
+ * begins at the click, and once the server has answered it takes the final pattern, so a
+ * navigation that ends on the not-found page is dropped by the reporting rules like a pageload.
  */
 export function startErrorReportingWithTracing(payload: ReportingPayload): void {
   startErrorReporting(payload, [
     browserTracingIntegration({
-      beforeStartSpan: (options) => ({
-        ...options,
-        name:
-          options.op === "pageload"
-            ? payload.route
-            : (findRoute(routes, window.location.pathname, { diagnostics: true })?.route.path ??
-              NOT_FOUND_ROUTE),
-      }),
+      instrumentNavigation: false,
+      beforeStartSpan: (options) => (options.op === "pageload" ? { ...options, name: payload.state.pattern } : options),
     }),
   ]);
+  const client = getClient();
+  if (!client) return;
+  let navigation: { span: Span; pattern: string } | undefined;
+  onNavigation({
+    start: ({ pattern }) => {
+      const span = startBrowserTracingNavigationSpan(client, { name: pattern, op: "navigation", attributes: { "sentry.source": "route" } });
+      navigation = span ? { span, pattern } : undefined;
+    },
+    end: ({ pattern }) => {
+      if (navigation && navigation.pattern !== pattern) updateSpanName(navigation.span, pattern);
+      navigation = undefined;
+    },
+  });
 }

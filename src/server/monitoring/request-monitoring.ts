@@ -7,8 +7,8 @@ import { transactionName } from "../../shared/sentry/reporting-rules";
 export interface RequestReport {
   /** Names the transaction and the error events by route pattern, never by raw URL. */
   nameRoute(method: string, route: string): void;
-  /** A real error while answering this request; the visitor got an error page. */
-  captureError(error: unknown): void;
+  /** A real error while answering this request; the visitor got an error page. Returns the event id. */
+  captureError(error: unknown): string | undefined;
   /** sentry-trace and baggage for the document head, so the browser continues this trace. */
   traceMeta(): Record<string, string>;
 }
@@ -32,7 +32,7 @@ const tracedRequest: RequestReport = {
     if (span) Sentry.updateSpanName(Sentry.getRootSpan(span), name);
   },
   captureError(error) {
-    Sentry.captureException(error, { mechanism: MECHANISM });
+    return Sentry.captureException(error, { mechanism: MECHANISM });
   },
   traceMeta() {
     const data = Sentry.getTraceData();
@@ -61,13 +61,13 @@ class ErrorOnlyRequest implements RequestReport {
     this.#name = transactionName(method, route);
   }
 
-  captureError(error: unknown): void {
-    Sentry.withScope((scope) => {
+  captureError(error: unknown): string {
+    return Sentry.withScope((scope) => {
       if (this.#name) scope.setTransactionName(this.#name);
       // The same shape the HTTP integration records; requestData filters it by dataCollection.
       scope.setSDKProcessingMetadata({ normalizedRequest: httpRequestToRequestData(this.#req) });
       scope.setPropagationContext({ traceId: generateTraceId(), sampleRand: Math.random() });
-      Sentry.captureException(error, { mechanism: MECHANISM });
+      return Sentry.captureException(error, { mechanism: MECHANISM });
     });
   }
 

@@ -1,65 +1,41 @@
 import type { Context, Middleware } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
-import { PAYLOAD_GLOBAL, type RuntimeConfig } from "../../shared/document/payload";
+import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../shared/document/payload";
+import type { RenderTracker } from "../../shared/document/RouteTree";
 import { serializeForScript } from "../../shared/document/serialize";
-import { findRoute } from "../../shared/routing/find-route";
-import type { RouteDefinition } from "../../shared/routing/route";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { pagePathOf } from "../../shared/routing/data-request";
+import type { RouteState } from "../../shared/routing/route-state";
 import type { BuildManifest } from "../assets/manifest";
-import { setRouteLabel } from "../http/request-log";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { pipeResponse } from "../http/stream-response";
-import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
-import { documentPayload } from "./document-payload";
+import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
 import { createNonce } from "./nonce";
-import { errorOutcome, type PageOutcome, resolvePage } from "./resolve-page";
+import { boundaryAbove, routeError } from "./resolve-route";
+import { type RouteAssets, routeAssets } from "./route-assets";
+import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { type StartedRender, streamDocument } from "./stream-document";
 
-export interface PageHandlerOptions {
-  routes: readonly RouteDefinition[];
-  diagnostics: boolean;
-  /** Development only: error pages show the message and stack. */
-  exposeErrors: boolean;
+export interface PageHandlerOptions extends RouteRequestOptions {
   renderTimeoutMs: number;
-  entry: BuildManifest["entry"];
+  manifest: BuildManifest;
   runtimeConfig: RuntimeConfig;
-  /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
-  logError: (error: unknown, ctx: Context) => void;
-  monitoring?: RequestMonitoring;
   observeRender?: (route: string, seconds: number) => void;
 }
 
-type PageResult = Extract<PageOutcome, { type: "page" }> & { route: string };
-
-/** The last middleware: matches the route table, runs the loader, streams the document. */
+/** The last middleware: page requests get the streamed document, navigations' data requests JSON. */
 export function pageHandler(options: PageHandlerOptions): Middleware {
+  const assetsFor = routeAssets(options.manifest);
   return async (ctx) => {
+    const dataPath = pagePathOf(ctx.path);
+    if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
     if (ctx.method !== "GET" && ctx.method !== "HEAD") {
       ctx.set("Allow", "GET, HEAD");
       ctx.status = 405;
       return;
     }
-    const match = findRoute(options.routes, ctx.path, { diagnostics: options.diagnostics });
-    const report = options.monitoring?.forRequest(ctx.req);
-    const labelRoute = (route: string) => {
-      setRouteLabel(ctx.state, route);
-      report?.nameRoute(ctx.method, route);
-      return route;
-    };
-    let routeLabel = labelRoute(match?.route.path ?? NOT_FOUND_ROUTE);
-    const onError = (error: unknown) => {
-      options.logError(error, ctx);
-      report?.captureError(error);
-    };
-    // The URL is built only for a loader that reads it: parsing it is a measurable share of a page.
-    const outcome = await resolvePage(match, () => ctx.URL, {
-      exposeErrors: options.exposeErrors,
-      onError,
-    });
-    // A loader's notFound() makes this the not-found page, for reporting as for the visitor.
-    if (outcome.type === "page" && outcome.page.kind === "not-found") routeLabel = labelRoute(NOT_FOUND_ROUTE);
+    const { outcome, report, onError } = await resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
     if (outcome.type === "redirect") {
       ctx.body = null;
       ctx.status = outcome.status;
@@ -67,68 +43,99 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       return;
     }
     const started = performance.now();
-    const nonce = createNonce();
-    const render = await startDocument(ctx, { ...outcome, route: routeLabel }, { nonce, options, report, onError });
+    const assets = assetsFor(outcome.state.matches);
+    const page: PageRender = {
+      state: { ...outcome.state, styles: assets.styles },
+      status: outcome.status,
+      assets,
+      traceMeta: report?.traceMeta() ?? {},
+      nonce: createNonce(),
+      onError,
+    };
+    const render = await startDocument(ctx, page, options);
     if (!render) return;
     if (ctx.method === "HEAD") {
       // The status and headers are known once the shell is; the body is not wanted.
       render.close(false);
       return;
     }
+    const pattern = page.state.pattern;
     // A visitor who leaves mid-stream should not keep React rendering for nobody.
     pipeResponse(ctx, render.pipe, (finished) => {
       render.close(finished);
-      if (finished) options.observeRender?.(routeLabel, (performance.now() - started) / 1000);
+      if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);
     });
   };
 }
 
-/** What one render needs besides the page: fixed per request. */
-interface RenderContext {
+/** One document to render: fixed per request but for the state, which an error replaces. */
+interface PageRender {
+  state: RouteState;
+  status: number;
+  assets: RouteAssets;
+  traceMeta: Record<string, string>;
   nonce: string;
-  options: PageHandlerOptions;
-  report: RequestReport | undefined;
-  onError: (error: unknown) => void;
+  onError: (error: unknown) => string | undefined;
 }
 
 /**
- * Renders the page, or the error page when the shell fails (its error was already
- * reported through onError), or plain text when even that fails.
+ * Renders the page. When the shell fails (the error is already reported), the error shows in
+ * the nearest error component above the route that was rendering; should that fail too, the
+ * platform's plain error page; and when even that fails, plain text.
  */
-async function startDocument(ctx: Context, outcome: PageResult, context: RenderContext): Promise<StartedRender | null> {
+async function startDocument(ctx: Context, page: PageRender, options: PageHandlerOptions): Promise<StartedRender | null> {
+  let lastReported: { error: unknown; eventId: string | undefined } | undefined;
+  const onError = (error: unknown) => {
+    lastReported = { error, eventId: page.onError(error) };
+    return lastReported.eventId;
+  };
+  const tracker: RenderTracker = { deepest: -1 };
   try {
-    return await render(ctx, outcome, context);
+    return await render(ctx, { ...page, onError }, options, tracker);
   } catch (shellError) {
-    try {
-      const errorPage = { ...errorOutcome(shellError, context.options.exposeErrors), route: outcome.route } as PageResult;
-      return await render(ctx, errorPage, context);
-    } catch {
-      ctx.status = 500;
-      ctx.type = "text/plain";
-      ctx.body = "Internal Server Error";
-      return null;
+    const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
+    const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
+    const error = routeError(shellError, options.exposeErrors, eventId);
+    const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
+    for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
+      try {
+        return await render(ctx, { ...page, onError, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, options);
+      } catch {}
     }
+    ctx.status = 500;
+    ctx.type = "text/plain";
+    ctx.body = "Internal Server Error";
+    return null;
   }
 }
 
-async function render(
-  ctx: Context,
-  outcome: PageResult,
-  { nonce, options, report, onError }: RenderContext,
-): Promise<StartedRender> {
-  const payload = documentPayload(outcome, options.entry, options.runtimeConfig, report?.traceMeta() ?? {});
-  const started = await streamDocument(createElement(App, { payload, routes: options.routes }), {
-    nonce,
+async function render(ctx: Context, page: PageRender, options: PageHandlerOptions, tracker?: RenderTracker): Promise<StartedRender> {
+  const payload: DocumentPayload = {
+    state: page.state,
+    buildId: options.manifest.buildId,
+    modulePreloads: page.assets.modulePreloads,
+    traceMeta: page.traceMeta,
+    config: options.runtimeConfig,
+  };
+  const app = createElement(App, {
+    state: page.state,
+    modules: options.routes.modules,
+    modulePreloads: page.assets.modulePreloads,
+    traceMeta: page.traceMeta,
+    tracker,
+  });
+  const started = await streamDocument(app, {
+    nonce: page.nonce,
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
-    bootstrapModules: [options.entry.script],
+    bootstrapModules: [options.manifest.entry.script],
     waitForAll: isCrawler(ctx.get("user-agent")),
     timeoutMs: options.renderTimeoutMs,
-    onError,
+    onError: page.onError,
   });
-  ctx.status = outcome.status;
+  ctx.status = page.status;
   // Fixed values, so straight on the response rather than through Koa's normalising setters.
   ctx.res.setHeader("Content-Type", "text/html; charset=utf-8");
   ctx.res.setHeader("Cache-Control", "no-cache");
-  ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
+  ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(page.nonce));
   return started;
 }

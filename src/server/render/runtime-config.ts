@@ -10,5 +10,6 @@ export function runtimeConfig(env: Env): RuntimeConfig {
     environment: sentryEnvironment(env),
     release: sentryRelease(env),
     tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+    diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
   };
 }

@@ -1,34 +1,23 @@
-import { type ComponentType, Fragment, type ReactNode } from "react";
-import { ErrorPage } from "../pages/ErrorPage";
-import { NotFoundPage } from "../pages/NotFoundPage";
-import { routeByPattern } from "../routing/find-route";
-import type { RouteDefinition } from "../routing/route";
+import { headOf } from "../routing/head";
+import type { RouteModules } from "../routing/module";
+import type { RouteState } from "../routing/route-state";
 import { Document } from "./Document";
-import type { DocumentPayload } from "./payload";
+import { type OutletBoundary, type RenderTracker, RouteTree } from "./RouteTree";
 
 export interface AppProps {
-  payload: DocumentPayload;
-  routes: readonly RouteDefinition[];
-  /** The browser wraps the page in an error boundary; the server renders it bare. */
-  PageBoundary?: ComponentType<{ children: ReactNode }>;
+  state: RouteState;
+  modules: RouteModules;
+  modulePreloads: readonly string[];
+  traceMeta: Record<string, string>;
+  Boundary?: OutletBoundary;
+  tracker?: RenderTracker;
 }
 
-export function App({ payload, routes, PageBoundary = Fragment }: AppProps) {
+/** The document for a route state: rendered by the server, hydrated and re-rendered on navigation by the browser. */
+export function App({ state, modules, modulePreloads, traceMeta, Boundary, tracker }: AppProps) {
   return (
-    <Document head={payload.head}>
-      <PageBoundary>
-        <PageContent payload={payload} routes={routes} />
-      </PageBoundary>
+    <Document head={headOf(state, modules)} styles={state.styles} modulePreloads={modulePreloads} traceMeta={traceMeta}>
+      <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
     </Document>
   );
-}
-
-function PageContent({ payload, routes }: Omit<AppProps, "PageBoundary">) {
-  const { page } = payload;
-  if (page.kind === "not-found") return <NotFoundPage />;
-  if (page.kind === "error") return <ErrorPage error={page.error} />;
-  const route = routeByPattern(routes, page.routePath);
-  if (!route) return <NotFoundPage />;
-  const Page = route.component;
-  return <Page data={page.data} params={page.params} />;
 }

@@ -1,7 +1,6 @@
-import type { ErrorDetails } from "../pages/ErrorPage";
-import type { Params } from "../routing/match";
+import type { RouteState } from "../routing/route-state";
 
-/** Browser runtime config, chosen by the server per request: never holds a secret. */
+/** Browser runtime config, chosen by the server per deployment: never holds a secret. */
 export interface RuntimeConfig {
   /** The browser DSN (public by design), or null when browser reporting is off. */
   sentryDsn: string | null;
@@ -9,27 +8,18 @@ export interface RuntimeConfig {
   environment: string;
   release: string;
   tracesSampleRate: number;
-}
-
-export type PageState =
-  | { kind: "route"; routePath: string; params: Params; data: unknown }
-  | { kind: "not-found" }
-  | { kind: "error"; error?: ErrorDetails };
-
-export interface DocumentHead {
-  title: string;
-  styles: string[];
-  modulePreloads: string[];
-  /** Sentry's sentry-trace and baggage values, so the browser continues the server's trace. */
-  traceMeta: Record<string, string>;
+  /** Whether the diagnostics routes are served, so the browser matches what the server does. */
+  diagnostics: boolean;
 }
 
 /** Everything the browser needs to hydrate exactly what the server rendered. */
 export interface DocumentPayload {
-  /** Route pattern or fixed label (not_found): names the browser's pageload like the server's transaction. */
-  route: string;
-  page: PageState;
-  head: DocumentHead;
+  state: RouteState;
+  /** The build the document came from: data requests carry it so versions never mix. */
+  buildId: string;
+  modulePreloads: string[];
+  /** Sentry's sentry-trace and baggage values, so the browser continues the server's trace. */
+  traceMeta: Record<string, string>;
   config: RuntimeConfig;
 }
 

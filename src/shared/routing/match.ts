@@ -1,27 +1,53 @@
-/** A tiny path matcher for the route table: literal segments and `:name` parameters. */
+/** Path patterns: literal segments, `:name` parameters and a trailing `*` for the rest. */
 export type Params = Record<string, string>;
 
-export function matchPath(pattern: string, pathname: string): Params | null {
-  const want = split(pattern);
-  const have = split(pathname);
-  if (want.length !== have.length) return null;
-  const params: Params = {};
-  for (let i = 0; i < want.length; i++) {
-    const expected = want[i] as string;
-    const actual = have[i] as string;
-    if (expected.startsWith(":")) {
-      const value = safeDecode(actual);
-      if (value === null) return null;
-      params[expected.slice(1)] = value;
-    } else if (expected !== actual) {
-      return null;
-    }
-  }
-  return params;
+export type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest" };
+
+export function splitPath(path: string): string[] {
+  return path.split("/").filter((segment) => segment !== "");
 }
 
-function split(path: string): string[] {
-  return path.split("/").filter((segment) => segment !== "");
+export function parsePattern(pattern: string): Segment[] {
+  return splitPath(pattern).map((segment, index, all) => {
+    if (segment === "*") {
+      if (index !== all.length - 1) throw new Error(`route pattern ${pattern}: * must be the last segment`);
+      return { kind: "rest" };
+    }
+    if (segment.startsWith(":")) return { kind: "param", name: segment.slice(1) };
+    return { kind: "static", value: segment };
+  });
+}
+
+/** Static segments outrank parameters, which outrank a rest: `/items/new` before `/items/:id`. */
+export function specificity(segments: readonly Segment[]): number {
+  let score = 0;
+  for (const segment of segments) score += segment.kind === "static" ? 10 : segment.kind === "param" ? 3 : 1;
+  return score;
+}
+
+/** Params when the path's segments match the pattern's, else null. */
+export function matchSegments(segments: readonly Segment[], path: readonly string[]): Params | null {
+  const rest = segments.at(-1)?.kind === "rest";
+  if (rest ? path.length < segments.length - 1 : path.length !== segments.length) return null;
+  const params: Params = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as Segment;
+    if (segment.kind === "rest") {
+      const value = safeDecode(path.slice(i).join("/"));
+      if (value === null) return null;
+      params["*"] = value;
+      break;
+    }
+    const actual = path[i] as string;
+    if (segment.kind === "static") {
+      if (segment.value !== actual) return null;
+      continue;
+    }
+    const value = safeDecode(actual);
+    if (value === null) return null;
+    params[segment.name] = value;
+  }
+  return params;
 }
 
 function safeDecode(segment: string): string | null {

@@ -9,7 +9,10 @@ const named: string[] = [];
 const monitoring: RequestMonitoring = {
   forRequest: () => ({
     nameRoute: (method, route) => named.push(`${method} ${route}`),
-    captureError: (error) => captured.push(error),
+    captureError: (error) => {
+      captured.push(error);
+      return undefined;
+    },
     traceMeta: () => ({ "sentry-trace": "0123456789abcdef0123456789abcdef-0123456789abcdef" }),
   }),
 };

@@ -152,7 +152,7 @@ describe("errors", () => {
     try {
       const html = await (await fetch(`${development.url}/diagnostics/server-error`)).text();
       expect(html).toContain("Error: diagnostic server error");
-      expect(html).toMatch(/at .*serverErrorLoader/);
+      expect(html).toMatch(/at load .*ServerErrorPage\.server\.ts/);
     } finally {
       await development.close();
     }

@@ -27,7 +27,7 @@ it("keeps hydration data and runtime config inside their script", async () => {
   const { window, count } = runInlineScripts(html);
   expect(count).toBe(1);
   const payload = window[PAYLOAD_GLOBAL] as DocumentPayload;
-  expect(payload.page).toMatchObject({ kind: "route", data: { text: EVIL } });
+  expect(payload.state.data).toEqual({ "test/evil": { text: EVIL } });
   expect(payload.config.release).toBe(EVIL);
   expect(payload.config.environment).toBe("\u2028staging");
   // The page itself shows the text escaped as text, not markup.

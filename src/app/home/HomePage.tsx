@@ -1,11 +1,8 @@
 import { useState } from "react";
-import type { PageProps } from "../routing/route";
+import type { LoaderData, PageProps } from "../../shared/routing/module";
+import type { load } from "./HomePage.server";
 
-export interface HomeData {
-  renderedAt: string;
-}
-
-export function HomePage({ data }: PageProps<HomeData>) {
+export default function HomePage({ data }: PageProps<LoaderData<typeof load>>) {
   const [count, setCount] = useState(0);
   return (
     <section aria-labelledby="home-title">

@@ -1,4 +1,8 @@
-export function ClientErrorPage() {
+import type { HeadTags } from "../../shared/routing/module";
+
+export const head = (): HeadTags => ({ title: "Client error diagnostic" });
+
+export default function ClientErrorPage() {
   return (
     <section aria-labelledby="client-error-title">
       <h1 id="client-error-title">Client error diagnostic</h1>

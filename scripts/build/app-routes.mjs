@@ -1,0 +1,113 @@
+// The app's route table (src/app/routes.ts) names its route modules as files. This plugin turns
+// it into the virtual modules the two builds import:
+// - `outpost:server-routes` (server build): every route module and its server-only half
+//   (`X.server.ts` beside `X.tsx`), imported statically and joined by createAppRoutes;
+// - `outpost:client-routes` (client build): each route module behind a dynamic import, so each
+//   page is a chunk of its own, and no server half at all.
+// The client build also refuses any import of a `*.server.*` file or of src/server/: server-only
+// code cannot reach the browser by accident, and the build error says which file imported it.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import * as esbuild from "esbuild";
+
+const NAMESPACE = "outpost-routes";
+const SERVER_ONLY = /\.server(\.[cm]?[jt]sx?)?$/;
+const SERVER_HALF_EXTENSIONS = [".ts", ".tsx"];
+
+/** Evaluates the route table (TypeScript) at build time. */
+export async function loadAppConfig(root, appDir) {
+  const file = path.join(root, appDir, "routes.ts");
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].text;
+  const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  return { file, config: module.default };
+}
+
+/** Every route module the table names: its file (relative to the project root), id and server half. */
+export function routeModules(root, appDir, config) {
+  const files = [config.root, config.notFound];
+  const visit = (routes) => {
+    for (const entry of routes) {
+      files.push(entry.file);
+      if (entry.children) visit(entry.children);
+    }
+  };
+  visit(config.routes);
+  return [...new Set(files)].map((file) => {
+    const absolute = path.join(root, appDir, file);
+    const base = absolute.replace(/\.[cm]?[jt]sx?$/, "");
+    const serverHalf = SERVER_HALF_EXTENSIONS.map((extension) => `${base}.server${extension}`).find(existsSync);
+    return {
+      file,
+      id: file.replace(/\.[cm]?[jt]sx?$/, ""),
+      absolute,
+      relative: path.relative(root, absolute).split(path.sep).join("/"),
+      serverHalf,
+    };
+  });
+}
+
+function serverRoutesModule(root, routesFile, modules) {
+  const lines = [
+    `import config from ${JSON.stringify(routesFile)};`,
+    `import { createAppRoutes } from ${JSON.stringify(path.join(root, "src/server/routing/app-routes.ts"))};`,
+  ];
+  const entries = modules.map((module, i) => {
+    lines.push(`import * as m${i} from ${JSON.stringify(module.absolute)};`);
+    if (module.serverHalf) lines.push(`import * as s${i} from ${JSON.stringify(module.serverHalf)};`);
+    return `${JSON.stringify(module.file)}: { module: m${i}${module.serverHalf ? `, server: s${i}` : ""} }`;
+  });
+  lines.push(`export default createAppRoutes(config, { ${entries.join(", ")} });`);
+  return lines.join("\n");
+}
+
+function clientRoutesModule(root, routesFile, modules) {
+  const entries = modules.map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`);
+  return [
+    `import config from ${JSON.stringify(routesFile)};`,
+    `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
+    `export default createClientRoutes(config, { ${entries.join(", ")} });`,
+  ].join("\n");
+}
+
+/** @param {{ root: string, appDir: string, target: "server" | "client" }} options */
+export function appRoutesPlugin({ root, appDir, target }) {
+  const serverDir = path.join(root, "src", "server") + path.sep;
+  return {
+    name: "outpost-app-routes",
+    setup(build) {
+      build.onResolve({ filter: /^outpost:(server|client)-routes$/ }, (args) => {
+        if (args.path !== `outpost:${target}-routes`) {
+          return { errors: [{ text: `${args.path} is not available in the ${target} build` }] };
+        }
+        return { path: args.path, namespace: NAMESPACE };
+      });
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async () => {
+        const { file, config } = await loadAppConfig(root, appDir);
+        const modules = routeModules(root, appDir, config);
+        const contents = target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules);
+        return { contents, loader: "js", resolveDir: root, watchFiles: [file] };
+      });
+      if (target !== "client") return;
+      build.onResolve({ filter: /^[./]/ }, (args) => {
+        const resolved = path.resolve(args.resolveDir, args.path);
+        if (!SERVER_ONLY.test(args.path) && !resolved.startsWith(serverDir)) return undefined;
+        const importer = path.relative(root, args.importer);
+        return {
+          errors: [
+            {
+              text: `${importer} imports ${args.path}, which is server-only (a *.server.* file or src/server/): it cannot be part of the browser bundle. Use \`import type\` for its types.`,
+            },
+          ],
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { Link } from "../../shared/navigation/Link";
+import type { HeadTags } from "../../shared/routing/module";
+
+export const head = (): HeadTags => ({ title: "Diagnostics · Outpost" });
+
+// Walked with client navigation after a deploy: each link exercises one error path.
+const PATHS = [
+  { href: "/diagnostics/server-error", label: "Loader error (server)" },
+  { href: "/diagnostics/render-error", label: "Render error (server)" },
+  { href: "/diagnostics/client-error", label: "Client error (browser)" },
+  { href: "/diagnostics/redirect", label: "Redirect signal" },
+  { href: "/diagnostics/missing-page", label: "Missing page (no route)" },
+  { href: "/", label: "Home" },
+];
+
+export default function DiagnosticsIndex() {
+  return (
+    <section aria-labelledby="diagnostics-title">
+      <h1 id="diagnostics-title">Diagnostics</h1>
+      <ul className="diagnostics-links">
+        {PATHS.map(({ href, label }) => (
+          <li key={href}>
+            <Link href={href}>{label}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

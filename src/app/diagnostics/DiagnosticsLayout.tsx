@@ -1,0 +1,11 @@
+import { Outlet } from "../../shared/navigation/Outlet";
+
+/** The diagnostics pages (ENABLE_DIAGNOSTIC_ROUTES=true): one error path each, for checking reporting after a deploy. */
+export default function DiagnosticsLayout() {
+  return (
+    <div className="diagnostics">
+      <p className="muted">Diagnostics</p>
+      <Outlet />
+    </div>
+  );
+}

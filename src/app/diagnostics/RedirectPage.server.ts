@@ -1,0 +1,5 @@
+import { redirect } from "../../shared/routing/signals";
+
+export function load(): never {
+  redirect("/");
+}

@@ -1,0 +1,8 @@
+import type { HeadTags } from "../../shared/routing/module";
+
+export const head = (): HeadTags => ({ title: "Server error diagnostic" });
+
+/** Never rendered: its loader throws. */
+export default function ServerErrorPage() {
+  return <p>Unreachable: the loader throws.</p>;
+}

@@ -1,0 +1,167 @@
+import type { NavigateOptions, NavigationState, Router } from "../../shared/navigation/router-context";
+import type { RouteState } from "../../shared/routing/route-state";
+import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import type { ClientRoutes } from "./client-routes";
+import { fetchRouteData, type RouteAnswer } from "./fetch-route-data";
+import { emitNavigation } from "./navigation-events";
+import { PrefetchCache } from "./prefetch-cache";
+import { type HistoryMode, ScrollPositions } from "./scroll-positions";
+
+export interface RouterSnapshot {
+  state: RouteState;
+  navigation: NavigationState;
+}
+
+const IDLE: NavigationState = { state: "idle" };
+// A redirect loop ends in a full page load, where the browser's own limit applies.
+const MAX_REDIRECTS = 10;
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+const fullLoad = (href: string) => window.location.assign(href);
+const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
+
+/**
+ * Client-side navigation: fetches the next page's data (one request for the whole chain) and
+ * code, then updates the URL and renders. The newest navigation wins; anything unexpected (a
+ * stale build, a network failure, another origin) becomes a plain page load.
+ */
+export class BrowserRouter implements Router {
+  #snapshot: RouterSnapshot;
+  readonly #listeners = new Set<() => void>();
+  readonly #routes: ClientRoutes;
+  readonly #buildId: string;
+  readonly #diagnostics: boolean;
+  readonly #prefetched = new PrefetchCache();
+  readonly #scroll = new ScrollPositions();
+  #key: string;
+  #path: string;
+  #sequence = 0;
+  #controller: AbortController | undefined;
+  #afterRender: (() => void) | undefined;
+
+  constructor(routes: ClientRoutes, { buildId, diagnostics, state }: { buildId: string; diagnostics: boolean; state: RouteState }) {
+    this.#routes = routes;
+    this.#buildId = buildId;
+    this.#diagnostics = diagnostics;
+    this.#snapshot = { state, navigation: IDLE };
+    this.#path = window.location.pathname + window.location.search;
+    const current = window.history.state as { key?: string } | null;
+    this.#key = current?.key ?? newKey();
+    if (!current?.key) window.history.replaceState({ ...current, key: this.#key }, "");
+    window.addEventListener("popstate", (event) => this.#onPopState(event));
+  }
+
+  readonly snapshot = (): RouterSnapshot => this.#snapshot;
+  readonly navigation = (): NavigationState => this.#snapshot.navigation;
+  readonly subscribe = (listener: () => void) => {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  readonly navigate = (to: string, options: NavigateOptions = {}): Promise<void> => {
+    const url = new URL(to, window.location.href);
+    if (url.origin !== window.location.origin) {
+      fullLoad(url.href);
+      return Promise.resolve();
+    }
+    const same = url.href === window.location.href;
+    return this.#go(url, options.replace || same ? "replace" : "push", 0);
+  };
+
+  readonly revalidate = (): Promise<void> => this.#go(new URL(window.location.href), "none", 0);
+
+  readonly prefetch = (to: string): void => {
+    const url = new URL(to, window.location.href);
+    const path = url.pathname + url.search;
+    if (this.#prefetched.has(path)) return;
+    const answer = fetchRouteData(path, this.#buildId);
+    this.#prefetched.set(path, answer);
+    this.#preloadCode(url);
+    answer.then((value) => (value.kind === "state" ? this.#routes.load(idsOf(value.state)) : undefined)).catch(() => {});
+  };
+
+  /** RouterRoot calls this once React has committed a new state. */
+  rendered(): void {
+    const after = this.#afterRender;
+    this.#afterRender = undefined;
+    after?.();
+  }
+
+  #update(change: Partial<RouterSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...change };
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** Starts loading the code of the routes the browser expects, alongside the data request. */
+  #preloadCode(url: URL): string {
+    const matched = this.#routes.table.match(url.pathname, { diagnostics: this.#diagnostics });
+    if (matched) this.#routes.load(matched.matches.map((match) => match.id)).catch(() => {});
+    return matched?.pattern ?? NOT_FOUND_ROUTE;
+  }
+
+  async #go(url: URL, mode: HistoryMode, redirects: number): Promise<void> {
+    const path = url.pathname + url.search;
+    const id = ++this.#sequence;
+    this.#controller?.abort();
+    const controller = new AbortController();
+    this.#controller = controller;
+    const pattern = this.#preloadCode(url);
+    if (mode !== "none") {
+      this.#update({ navigation: { state: "loading", location: path + url.hash } });
+      document.documentElement.dataset.navigating = "true";
+      if (redirects === 0) emitNavigation("start", { pattern });
+    }
+    let answer: RouteAnswer;
+    try {
+      answer = await (this.#prefetched.take(path) ?? fetchRouteData(path, this.#buildId, controller.signal));
+      if (id !== this.#sequence) return;
+      if (answer.kind === "reload") return fullLoad(url.href);
+      if (answer.kind === "redirect") {
+        const next = new URL(answer.location, url);
+        if (next.origin !== window.location.origin || redirects >= MAX_REDIRECTS) return fullLoad(next.href);
+        // The redirecting URL never became an entry of its own: a push stays a push.
+        return this.#go(next, mode === "push" ? "push" : "replace", redirects + 1);
+      }
+      await this.#routes.load(idsOf(answer.state));
+    } catch {
+      // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
+      if (id === this.#sequence && !controller.signal.aborted) fullLoad(url.href);
+      return;
+    }
+    if (id !== this.#sequence) return;
+    this.#commit(answer.state, url, mode);
+  }
+
+  #commit(state: RouteState, url: URL, mode: HistoryMode): void {
+    if (mode === "push" || mode === "replace") {
+      this.#scroll.save(this.#key);
+      this.#key = newKey();
+      const method = mode === "push" ? "pushState" : "replaceState";
+      window.history[method]({ key: this.#key }, "", url.pathname + url.search + url.hash);
+    }
+    this.#path = url.pathname + url.search;
+    const key = this.#key;
+    this.#afterRender = () => {
+      this.#scroll.restore(mode, key, url.hash);
+      delete document.documentElement.dataset.navigating;
+      if (mode !== "none") emitNavigation("end", { pattern: state.pattern });
+    };
+    this.#update({ state, navigation: IDLE });
+  }
+
+  #onPopState(event: PopStateEvent): void {
+    this.#scroll.save(this.#key);
+    const state = event.state as { key?: string } | null;
+    this.#key = state?.key ?? newKey();
+    if (!state?.key) window.history.replaceState({ ...state, key: this.#key }, "");
+    const url = new URL(window.location.href);
+    // Another fragment of the page on screen: nothing to load.
+    if (url.pathname + url.search === this.#path && this.#snapshot.navigation.state === "idle") {
+      this.#scroll.restore("pop", this.#key, url.hash);
+      return;
+    }
+    void this.#go(url, "pop", 0);
+  }
+}

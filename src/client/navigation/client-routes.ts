@@ -1,0 +1,45 @@
+import type { AppConfig } from "../../shared/routing/config";
+import type { RouteModule, RouteModules } from "../../shared/routing/module";
+import { RouteTable } from "../../shared/routing/route-table";
+
+/** The app's routes in the browser: the table, and each route module as a chunk loaded on demand. */
+export interface ClientRoutes {
+  table: RouteTable;
+  /** Loaded modules; `get` is for routes whose `load` has resolved. */
+  modules: RouteModules;
+  /** Loads the modules of these routes (each chunk once). */
+  load(ids: readonly string[]): Promise<void>;
+}
+
+/** Made by the build's `outpost:client-routes` module from the app's route table. */
+export function createClientRoutes(config: AppConfig, importers: Record<string, () => Promise<RouteModule>>): ClientRoutes {
+  const loaded = new Map<string, RouteModule>();
+  const loading = new Map<string, Promise<void>>();
+  const loadOne = (id: string): Promise<void> => {
+    let promise = loading.get(id);
+    if (!promise) {
+      const importer = importers[id];
+      if (!importer) return Promise.reject(new Error(`no route module ${id}`));
+      promise = importer().then((module) => {
+        loaded.set(id, module);
+      });
+      // A failed chunk (a deploy removed it, the network dropped) may be tried again.
+      promise.catch(() => loading.delete(id));
+      loading.set(id, promise);
+    }
+    return promise;
+  };
+  return {
+    table: new RouteTable(config),
+    modules: {
+      get(id) {
+        const module = loaded.get(id);
+        if (!module) throw new Error(`route module ${id} is not loaded yet`);
+        return module;
+      },
+    },
+    load: async (ids) => {
+      await Promise.all(ids.map(loadOne));
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Context } from "koa";
+import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
+import type { RouteMatch } from "../../shared/routing/route-table";
+import type { RouteAssets } from "./route-assets";
+import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+
+interface DataOptions extends RouteRequestOptions {
+  manifest: { buildId: string };
+}
+
+function answer(ctx: Context, status: number, body: DataAnswer | { error: string; build: string }): void {
+  ctx.status = status;
+  ctx.res.setHeader("Cache-Control", "no-store");
+  ctx.type = "application/json";
+  ctx.body = JSON.stringify(body);
+}
+
+/**
+ * A client navigation's data request: the matched chain's loader data as JSON, with the
+ * status the page would have in the body. A request from another build is refused before any loader runs,
+ * so the browser loads the page instead of mixing versions.
+ */
+export async function answerData(
+  ctx: Context,
+  pathname: string,
+  options: DataOptions,
+  assetsFor: (matches: readonly RouteMatch[]) => RouteAssets,
+): Promise<void> {
+  const build = options.manifest.buildId;
+  if (ctx.method !== "GET" && ctx.method !== "HEAD") {
+    ctx.set("Allow", "GET, HEAD");
+    return answer(ctx, 405, { error: "data requests are GET only", build });
+  }
+  const sent = ctx.get(BUILD_HEADER);
+  if (!sent) return answer(ctx, 400, { error: `the ${BUILD_HEADER} header is missing`, build });
+  if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
+  const url = () => new URL(pathname + ctx.search, ctx.origin);
+  const { outcome } = await resolveRouteRequest(ctx, pathname, url, options);
+  if (outcome.type === "redirect") {
+    return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
+  }
+  const { styles } = assetsFor(outcome.state.matches);
+  // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
+  answer(ctx, 200, { kind: "state", build, status: outcome.status, state: { ...outcome.state, styles } });
+}

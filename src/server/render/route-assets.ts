@@ -1,0 +1,34 @@
+import type { RouteMatch } from "../../shared/routing/route-table";
+import type { BuildManifest } from "../assets/manifest";
+
+export interface RouteAssets {
+  styles: string[];
+  /** The entry's chunks and the matched routes' code, so hydration need not wait for a second round trip. */
+  modulePreloads: string[];
+}
+
+/**
+ * The stylesheets and scripts a matched chain needs, from the build manifest. A site has few
+ * chains, so each is worked out once and then reused.
+ */
+export function routeAssets(manifest: BuildManifest): (matches: readonly RouteMatch[]) => RouteAssets {
+  const known = new Map<string, RouteAssets>();
+  return (matches) => {
+    const key = matches.length === 2 ? `${matches[0]?.id}|${matches[1]?.id}` : matches.map((match) => match.id).join("|");
+    let assets = known.get(key);
+    if (!assets) {
+      const styles = new Set(manifest.entry.styles);
+      const modulePreloads = new Set(manifest.entry.modulePreloads);
+      for (const { id } of matches) {
+        const chunk = manifest.routes[id];
+        if (!chunk) continue;
+        modulePreloads.add(chunk.script);
+        for (const url of chunk.imports) modulePreloads.add(url);
+        for (const url of chunk.styles) styles.add(url);
+      }
+      assets = { styles: [...styles], modulePreloads: [...modulePreloads] };
+      known.set(key, assets);
+    }
+    return assets;
+  };
+}

@@ -1,0 +1,85 @@
+import { type AnchorHTMLAttributes, type MouseEvent, useContext, useRef } from "react";
+import { RouterContext } from "./router-context";
+
+export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
+  href: string;
+  /** "intent" (default): hovering or focusing for a moment fetches the page's data and code. */
+  prefetch?: "intent" | "none";
+  replace?: boolean;
+  /** A plain link: the browser loads the document. */
+  reloadDocument?: boolean;
+}
+
+// Long enough that a pointer passing over a link fetches nothing.
+const INTENT_DELAY_MS = 100;
+
+/**
+ * An `<a>` that navigates on the client where it can. Modified clicks (new tab or window,
+ * download), other targets, other origins and links to the same page's fragments are left to
+ * the browser, as is everything without JavaScript.
+ */
+export function Link({ href, prefetch = "intent", replace, reloadDocument, ...anchor }: LinkProps) {
+  const router = useContext(RouterContext);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  if (!router || reloadDocument) return <a href={href} {...anchor} />;
+
+  const target = () => {
+    const url = new URL(href, window.location.href);
+    if (url.origin !== window.location.origin) return null;
+    return url;
+  };
+  const startIntent = () => {
+    if (prefetch === "none") return;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const url = target();
+      if (url) router.prefetch(url.pathname + url.search);
+    }, INTENT_DELAY_MS);
+  };
+  const endIntent = () => clearTimeout(timer.current);
+
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    anchor.onClick?.(event);
+    endIntent();
+    if (event.defaultPrevented || !isPlainClick(event) || !ownTarget(anchor.target) || anchor.download !== undefined) return;
+    const url = target();
+    if (!url) return;
+    const here = window.location;
+    // Same document, another fragment: the browser scrolls to it by itself.
+    if (url.hash && url.pathname === here.pathname && url.search === here.search) return;
+    event.preventDefault();
+    void router.navigate(url.pathname + url.search + url.hash, { replace });
+  };
+
+  return (
+    <a
+      href={href}
+      {...anchor}
+      onClick={onClick}
+      onMouseEnter={(event) => {
+        anchor.onMouseEnter?.(event);
+        startIntent();
+      }}
+      onMouseLeave={(event) => {
+        anchor.onMouseLeave?.(event);
+        endIntent();
+      }}
+      onFocus={(event) => {
+        anchor.onFocus?.(event);
+        startIntent();
+      }}
+      onBlur={(event) => {
+        anchor.onBlur?.(event);
+        endIntent();
+      }}
+    />
+  );
+}
+
+function isPlainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+function ownTarget(target: string | undefined): boolean {
+  return !target || target === "_self";
+}

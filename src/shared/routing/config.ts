@@ -1,0 +1,60 @@
+/**
+ * What an app's route table (src/app/routes.ts) is written in. Routes name their modules as
+ * files relative to the app folder, as React Router's routes.ts does: the build turns each into
+ * a lazily loaded chunk for the browser and, on the server, into the module plus its server-only
+ * half (`X.server.ts` beside `X.tsx`), which never reaches the browser.
+ */
+export interface RouteConfig {
+  /** Pattern relative to the parent: `items/:id`, `*` for the rest; none for index routes. */
+  path?: string;
+  /** Renders at its parent's own path. */
+  index?: boolean;
+  /** The route module, relative to the app folder: `home/HomePage.tsx`. */
+  file: string;
+  /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it. */
+  diagnostic?: boolean;
+  children?: RouteConfig[];
+}
+
+export interface AppConfig {
+  /** The root layout: every page, the not-found page included, renders in its outlet. */
+  root: string;
+  /** Rendered in the root layout for unmatched paths and loaders that throw notFound(). */
+  notFound: string;
+  routes: RouteConfig[];
+}
+
+export function defineApp(config: AppConfig): AppConfig {
+  return config;
+}
+
+export function route(
+  path: string,
+  file: string,
+  children?: RouteConfig[],
+  options: Pick<RouteConfig, "diagnostic"> = {},
+): RouteConfig {
+  return { path, file, ...options, ...(children ? { children } : {}) };
+}
+
+export function index(file: string): RouteConfig {
+  return { index: true, file };
+}
+
+/** A module's id: its file without the extension, e.g. `home/HomePage`. */
+export function routeId(file: string): string {
+  return file.replace(/\.[cm]?[jt]sx?$/, "");
+}
+
+/** Every module file the table names, root and not-found page first. */
+export function routeFiles(config: AppConfig): string[] {
+  const files = [config.root, config.notFound];
+  const visit = (routes: RouteConfig[]) => {
+    for (const entry of routes) {
+      files.push(entry.file);
+      if (entry.children) visit(entry.children);
+    }
+  };
+  visit(config.routes);
+  return [...new Set(files)];
+}

@@ -1,0 +1,85 @@
+import { NOT_FOUND_ROUTE } from "../sentry/reporting-rules";
+import { type AppConfig, type RouteConfig, routeId } from "./config";
+import { matchSegments, type Params, parsePattern, type Segment, specificity, splitPath } from "./match";
+
+export interface RouteMatch {
+  /** The route module's id (its file without extension). */
+  id: string;
+  params: Params;
+}
+
+/** A matched chain of routes, root layout first, and the label it is known by. */
+export interface MatchedRoutes {
+  /** The deepest route's full pattern (`/items/:id`), or `not_found`: names metrics and transactions. */
+  pattern: string;
+  matches: RouteMatch[];
+}
+
+interface Branch {
+  pattern: string;
+  segments: Segment[];
+  ids: string[];
+  diagnostic: boolean;
+}
+
+/**
+ * The app's routes flattened into branches, one per page (a leaf or an index route), ranked
+ * by specificity so that declaration order matters only between equally specific patterns.
+ * Shared: the server matches requests with it, the browser names navigations and loads code.
+ */
+export class RouteTable {
+  readonly rootId: string;
+  readonly notFoundId: string;
+  readonly #branches: Branch[] = [];
+
+  constructor(config: AppConfig) {
+    this.rootId = routeId(config.root);
+    this.notFoundId = routeId(config.notFound);
+    this.#collect(config.routes, [], [this.rootId], false);
+    const ranked = this.#branches.map((branch, order) => ({ branch, order, score: specificity(branch.segments) }));
+    ranked.sort((a, b) => b.score - a.score || a.order - b.order);
+    this.#branches = ranked.map(({ branch }) => branch);
+  }
+
+  #collect(routes: readonly RouteConfig[], parent: string[], ids: string[], diagnostic: boolean): void {
+    for (const entry of routes) {
+      const own = entry.index ? [] : splitPath(entry.path ?? "");
+      const path = [...parent, ...own];
+      const chain = [...ids, routeId(entry.file)];
+      const gated = diagnostic || Boolean(entry.diagnostic);
+      if (entry.children?.length) {
+        this.#collect(entry.children, path, chain, gated);
+      } else {
+        const pattern = `/${path.join("/")}`;
+        this.#branches.push({ pattern, segments: parsePattern(pattern), ids: chain, diagnostic: gated });
+      }
+    }
+  }
+
+  /** The chain for a pathname, or null when no page is there. */
+  match(pathname: string, { diagnostics }: { diagnostics: boolean }): MatchedRoutes | null {
+    const path = splitPath(pathname);
+    for (const branch of this.#branches) {
+      if (branch.diagnostic && !diagnostics) continue;
+      const params = matchSegments(branch.segments, path);
+      if (params) return { pattern: branch.pattern, matches: branch.ids.map((id) => ({ id, params })) };
+    }
+    return null;
+  }
+
+  /** The not-found page, inside the root layout. */
+  notFound(): MatchedRoutes {
+    return {
+      pattern: NOT_FOUND_ROUTE,
+      matches: [
+        { id: this.rootId, params: {} },
+        { id: this.notFoundId, params: {} },
+      ],
+    };
+  }
+
+  /** Every route pattern, for tests and tooling. */
+  patterns(): string[] {
+    return this.#branches.map((branch) => branch.pattern);
+  }
+}
