@@ -29,13 +29,16 @@ const clientBase = devClientOptions(outDir, env);
 const vendor = await buildVendor({ root: ROOT, base: clientBase });
 const refresh = refreshTransform({ root: ROOT, runtime: path.join(ROOT, REFRESH_RUNTIME) });
 const hot = hotUpdates({ outDir, isBoundary: refresh.isBoundary });
+// One build id for the session: open pages keep up with rebuilds through their event stream,
+// so the router's data requests must not take each rebuild for a deploy and reload the page.
+const sessionBuildId = `development-${Date.now().toString(36)}`;
 const halves = {
   client: {
     context: await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin, refresh.plugin] }),
     afterBuild: async (result) => {
       const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
       halves.client.files = { ...manifest.files, ...vendor.files };
-      await writeManifest({ ...manifest, files: halves.client.files }, outDir);
+      await writeManifest({ ...manifest, buildId: sessionBuildId, files: halves.client.files }, outDir);
     },
   },
   server: { context: await esbuild.context(devServerOptions(outDir)) },

@@ -30,10 +30,27 @@ export async function applyClientPart({ modules, styles, reload }: Pick<HotUpdat
   if (reload) return window.location.reload();
   await Promise.all([
     ...styles.map(({ from, to }) => swapStylesheet(from, to)),
-    Promise.all(modules.map(({ url }) => import(/* @vite-ignore */ url))).then(() => {
+    Promise.all(modules.map(({ url }) => importChunk(url))).then(() => {
       if (modules.length > 0) performReactRefresh();
     }),
   ]);
+}
+
+/**
+ * Imports a chunk; should the server be replaced while it is fetched (the dev script waits for
+ * pages only so long), again from the new one. The browser remembers a failed fetch by URL,
+ * hence the query, which the server ignores. What the chunk throws is not retried.
+ */
+async function importChunk(url: string): Promise<unknown> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await import(attempt === 0 ? url : `${url}?attempt=${attempt}`);
+    } catch (error) {
+      const unreachable = error instanceof TypeError && /fetch/i.test(error.message);
+      if (!unreachable || attempt === 10) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** Loader data changed on the server: the page re-fetches it and re-renders, without a reload. */

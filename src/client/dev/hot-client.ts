@@ -18,12 +18,13 @@ export function startHotUpdates(): void {
     queue = queue.then(work, work);
   };
   const apply = async (updates: HotUpdate[], serverToo: boolean) => {
+    // A good update clears the last one's error; an error while applying this one shows anew.
+    hideOverlay("runtime");
     try {
       const fresh = updates.filter((update) => update.version > applied);
       applied = Math.max(applied, ...updates.map((update) => update.version));
       await applyClientPart(combineClientParts(fresh));
       if (serverToo) await applyServerPart(updates);
-      hideOverlay("runtime");
     } catch (error) {
       showRuntimeError(error);
     }

@@ -14,7 +14,7 @@ import type { StaticFile } from "../assets/manifest";
 import { pipeResponse } from "../http/stream-response";
 
 /** How long a pushed update may wait for open pages to say they have applied it. */
-const DELIVERY_TIMEOUT_MS = 250;
+const DELIVERY_TIMEOUT_MS = 1_000;
 
 /**
  * Development only: the event stream open pages listen to (src/client/dev/hot-client.ts).

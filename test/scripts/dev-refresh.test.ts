@@ -1,0 +1,114 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, launchChromium } from "../support/browser";
+import { type DevSession, startDevSession } from "../support/dev-session";
+
+const PAGE = "src/app/home/HomePage.tsx";
+const LOADER = "src/app/home/HomePage.server.ts";
+const STYLES = "src/app/styles.css";
+const OVERLAY = "#outpost-dev-overlay";
+
+// One `npm run dev` session and one open page, edited in turn as a developer would: what the
+// page keeps is the count in #counter (React state) and a value set on window (no reload).
+describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS and the error overlay", () => {
+  let session: DevSession;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let tab: Page;
+  const title = () => tab.textContent("#home-title");
+  const kept = () => tab.evaluate(() => (window as { kept?: string }).kept);
+
+  beforeAll(async () => {
+    session = await startDevSession();
+    browser = await launchChromium();
+    tab = await browser.browser.newPage();
+    await tab.goto(`${session.origin}/`);
+    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    await tab.click("#counter");
+    await tab.click("#counter");
+    await tab.evaluate(() => Object.assign(window, { kept: "from before the edits" }));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    session?.close();
+  });
+
+  it("applies a component edit in place, keeping the count and the page", async () => {
+    session.edit(PAGE, (source) => source.replace("Welcome to Outpost", "Welcome to the refreshed Outpost"));
+    await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the refreshed Outpost", null, {
+      timeout: 2_000,
+    });
+    await expect(tab.textContent("#counter")).resolves.toBe("Clicked 2 times");
+    await expect(kept()).resolves.toBe("from before the edits");
+  });
+
+  it("swaps the stylesheet without a reload", async () => {
+    const color = () => tab.$eval("#home-title", (element) => getComputedStyle(element).color);
+    expect(await color()).not.toBe("rgb(1, 2, 3)");
+    session.edit(STYLES, (source) => `${source}\n#home-title { color: rgb(1, 2, 3); }\n`);
+    await tab.waitForFunction(() => getComputedStyle(document.querySelector("#home-title") as Element).color === "rgb(1, 2, 3)", null, {
+      timeout: 2_000,
+    });
+    await expect(kept()).resolves.toBe("from before the edits");
+  });
+
+  it("re-fetches the loader's data after a loader edit, without a reload", async () => {
+    session.edit(LOADER, (source) => source.replace("new Date().toISOString()", '"by the edited loader"'));
+    await tab.waitForFunction(() => document.querySelector("time")?.textContent === "by the edited loader", null, { timeout: 5_000 });
+    await expect(tab.textContent("#counter")).resolves.toBe("Clicked 2 times");
+    await expect(kept()).resolves.toBe("from before the edits");
+  });
+
+  it("shows esbuild's error on an overlay, and the next good save removes it and applies the update", async () => {
+    const good = readPage();
+    session.edit(PAGE, (source) => `${source}\nexport const broken = ;\n`);
+    const overlay = await tab.waitForSelector(OVERLAY, { timeout: 5_000 });
+    const text = (await overlay.textContent()) ?? "";
+    expect(text).toContain("Build failed");
+    expect(text).toContain('Unexpected ";"');
+    expect(text).toMatch(/src\/app\/home\/HomePage\.tsx:\d+:\d+/); // file, line, column
+    expect(text).toContain("| export const broken = ;"); // the code frame
+    expect(text).toMatch(/\|\s+\^/); // its caret
+
+    session.edit(PAGE, () => good.replace("the refreshed Outpost", "the mended Outpost"));
+    await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the mended Outpost", null, {
+      timeout: 5_000,
+    });
+    await tab.waitForSelector(OVERLAY, { state: "detached", timeout: 2_000 });
+    await expect(tab.textContent("#counter")).resolves.toBe("Clicked 2 times");
+    await expect(kept()).resolves.toBe("from before the edits");
+  });
+
+  it("shows an error thrown while applying an update, and recovers on the next good save", async () => {
+    const good = readPage();
+    session.edit(PAGE, (source) => source.replace("  return (", '  if (count >= 0) throw new Error("thrown while applying an update");\n  return ('));
+    const overlay = await tab.waitForSelector(`${OVERLAY}[data-source=runtime]`, { timeout: 5_000 });
+    expect(await overlay.textContent()).toContain("thrown while applying an update");
+
+    session.edit(PAGE, () => good.replace("the mended Outpost", "the recovered Outpost"));
+    await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the recovered Outpost", null, {
+      timeout: 5_000,
+    });
+    await tab.waitForSelector(OVERLAY, { state: "detached", timeout: 2_000 });
+    await expect(kept()).resolves.toBe("from before the edits");
+  });
+
+  it("reloads the page when a changed module exports something other than components", async () => {
+    session.edit(PAGE, (source) => `${source.replace("the recovered Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
+    await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the reloaded Outpost", null, {
+      timeout: 5_000,
+    });
+    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 5_000 });
+    await expect(kept()).resolves.toBeUndefined();
+    expect(await title()).toBe("Welcome to the reloaded Outpost");
+  });
+
+  function readPage(): string {
+    let source = "";
+    session.edit(PAGE, (current) => {
+      source = current;
+      return current;
+    });
+    return source;
+  }
+}, 90_000);
