@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
 
   it("re-fetches the loader's data after a loader edit, without a reload", async () => {
     session.edit(LOADER, (source) => source.replace("new Date().toISOString()", '"by the edited loader"'));
-    await tab.waitForFunction(() => document.querySelector("time")?.textContent === "by the edited loader", null, { timeout: 5_000 });
+    await tab.waitForFunction(() => document.querySelector("time")?.textContent === "by the edited loader", null, { timeout: 10_000 });
     await expect(tab.textContent("#counter")).resolves.toBe("Clicked 2 times");
     await expect(kept()).resolves.toBe("from before the edits");
   });
@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
   it("shows esbuild's error on an overlay, and the next good save removes it and applies the update", async () => {
     const good = readPage();
     session.edit(PAGE, (source) => `${source}\nexport const broken = ;\n`);
-    const overlay = await tab.waitForSelector(OVERLAY, { timeout: 5_000 });
+    const overlay = await tab.waitForSelector(OVERLAY, { timeout: 10_000 });
     const text = (await overlay.textContent()) ?? "";
     expect(text).toContain("Build failed");
     expect(text).toContain('Unexpected ";"');
@@ -72,7 +72,7 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
 
     session.edit(PAGE, () => good.replace("the refreshed Outpost", "the mended Outpost"));
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the mended Outpost", null, {
-      timeout: 5_000,
+      timeout: 10_000,
     });
     await tab.waitForSelector(OVERLAY, { state: "detached", timeout: 2_000 });
     await expect(tab.textContent("#counter")).resolves.toBe("Clicked 2 times");
@@ -82,12 +82,12 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
   it("shows an error thrown while applying an update, and recovers on the next good save", async () => {
     const good = readPage();
     session.edit(PAGE, (source) => source.replace("  return (", '  if (count >= 0) throw new Error("thrown while applying an update");\n  return ('));
-    const overlay = await tab.waitForSelector(`${OVERLAY}[data-source=runtime]`, { timeout: 5_000 });
+    const overlay = await tab.waitForSelector(`${OVERLAY}[data-source=runtime]`, { timeout: 10_000 });
     expect(await overlay.textContent()).toContain("thrown while applying an update");
 
     session.edit(PAGE, () => good.replace("the mended Outpost", "the recovered Outpost"));
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the recovered Outpost", null, {
-      timeout: 5_000,
+      timeout: 10_000,
     });
     await tab.waitForSelector(OVERLAY, { state: "detached", timeout: 2_000 });
     await expect(kept()).resolves.toBe("from before the edits");
@@ -96,9 +96,9 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
   it("reloads the page when a changed module exports something other than components", async () => {
     session.edit(PAGE, (source) => `${source.replace("the recovered Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the reloaded Outpost", null, {
-      timeout: 5_000,
+      timeout: 10_000,
     });
-    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 5_000 });
+    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     await expect(kept()).resolves.toBeUndefined();
     expect(await title()).toBe("Welcome to the reloaded Outpost");
   });

@@ -1,30 +1,57 @@
 // The session's rebuilds as open pages see them: numbered updates, the last few kept for pages
-// whose event stream missed some while the server restarted.
+// whose event stream missed some while the server restarted. A rebuild's client part goes out
+// as soon as the client half is built, through the running server, before the server half is
+// built and the server replaced.
 import { assetUrl } from "../../build/manifest.mjs";
-import { describeUpdate } from "./update.mjs";
+import { describeUpdate, hasClientPart } from "./update.mjs";
 
 const KEPT = 20;
 
-/** @param {{ outDir: string, isBoundary: (file: string) => boolean }} options */
-export function hotUpdates({ outDir, isBoundary }) {
+/**
+ * @param {{ outDir: string, isBoundary: (file: string) => boolean,
+ *   server: { tell(message: object): Promise<void> } }} options
+ */
+export function hotUpdates({ outDir, isBoundary, server }) {
   let version = 0;
   let updates = [];
-  let served = null; // the metafiles of the build the running server serves
+  let served = null; // the metafiles of the build the running server serves, or pages have
+  let recorded = null; // this cycle's update, once its client part has gone out
+  let delivering = null; // that client part, until open pages have applied it
+
+  const record = (files, halves) => {
+    const after = { client: halves.client.metafile, server: halves.server.metafile };
+    const before = served;
+    served = after;
+    if (!before) return null; // the first build
+    version += 1;
+    const update = describeUpdate({ version, files, before, after, isBoundary, toUrl: (output) => assetUrl(outDir, output) });
+    updates = [...updates, update].slice(-KEPT);
+    return update;
+  };
 
   return {
-    /** The update the current build brings over the served one (none for the first build). */
-    next(files, { client, server }) {
-      const after = { client, server };
-      const before = served;
-      served = after;
-      if (!before) return null;
-      version += 1;
-      const update = describeUpdate({ version, files, before, after, isBoundary, toUrl: (output) => assetUrl(outDir, output) });
-      updates = [...updates, update].slice(-KEPT);
-      return update;
+    /** The client half is built: open pages apply what they can of it now. */
+    sendClientPart(files, halves, since) {
+      recorded = record(files, halves);
+      if (!recorded || !hasClientPart(recorded)) return;
+      const message = { type: "outpost-dev:update", update: recorded, files: halves.client.files };
+      delivering = server.tell(message).then(() => {
+        console.log(`[dev] pages updated in place in ${Math.round(performance.now() - since)} ms`);
+      });
     },
-    /** What a newly started server announces (src/shared/dev/hot-protocol.ts, DevState). */
-    state() {
+    /** A build failed: the fix's restart records its own update (a server-only file needs one). */
+    forget() {
+      recorded = null;
+    },
+    /**
+     * What the next server announces (src/shared/dev/hot-protocol.ts, DevState); resolves once
+     * pages have the client part, so the old server may go.
+     */
+    async beforeRestart(files, halves) {
+      if (!recorded) record(files, halves);
+      recorded = null;
+      await delivering;
+      delivering = null;
       return { version, updates, problems: [] };
     },
   };

@@ -1,9 +1,11 @@
 // The registration calls React Fast Refresh needs, added to the dev client build's .tsx/.jsx
 // files by oxc-transform (TypeScript and JSX compiled on the way; esbuild bundles the result).
 // oxc over Babel's react-refresh plugin and SWC: measured on HomePage.tsx, it loads in ~10 ms
-// and transforms in ~0.1 ms (SWC ~28 ms and ~0.25 ms; Babel 7 ~180 ms and ~5 ms), its binary
-// package is ~8 MB (SWC's ~11 MB) and it has no install script.
-import { readFile } from "node:fs/promises";
+// and transforms in ~0.1 ms (SWC ~28 ms and ~0.25 ms; Babel 7 ~180 ms and ~5 ms; Babel 8 needs
+// Node 22), its binary package is ~8 MB (SWC's ~11 MB) and it has no install script. JSX goes
+// to react/jsx-runtime as esbuild's did: React 19 ignores jsxDEV's source locations, and their
+// larger source maps made every rebuild slower.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { init, parse } from "es-module-lexer";
 import { transformSync } from "oxc-transform";
@@ -23,10 +25,11 @@ export function refreshTransform({ root, runtime }) {
   const plugin = {
     name: "dev-react-refresh",
     setup(build) {
-      build.onLoad({ filter: /\.[jt]sx$/ }, async (args) => {
+      // Synchronous reads: a few small files, and no round trip through libuv's busy thread pool.
+      build.onLoad({ filter: /\.[jt]sx$/ }, (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const id = path.relative(root, args.path).split(path.sep).join("/");
-        const source = await readFile(args.path, "utf8");
+        const source = readFileSync(args.path, "utf8");
         const known = modules.get(id);
         if (known?.source === source) return known.result;
         const compiled = compile(id, args.path, source, runtime);
@@ -48,7 +51,7 @@ export function refreshTransform({ root, runtime }) {
 function compile(id, file, source, runtime) {
   const out = transformSync(file, source, {
     sourcemap: true,
-    jsx: { runtime: "automatic", development: true, refresh: true },
+    jsx: { runtime: "automatic", development: false, refresh: true },
   });
   if (out.errors.length > 0) return null;
   const registered = new Set([...out.code.matchAll(/\$RefreshReg\$\(\w+, "([^"]+)"\)/g)].map((match) => match[1]));

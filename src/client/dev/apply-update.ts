@@ -36,15 +36,18 @@ export async function applyClientPart({ modules, styles, reload }: Pick<HotUpdat
   ]);
 }
 
+let imports = 0;
+
 /**
- * Imports a chunk; should the server be replaced while it is fetched (the dev script waits for
- * pages only so long), again from the new one. The browser remembers a failed fetch by URL,
- * hence the query, which the server ignores. What the chunk throws is not retried.
+ * Imports a chunk so that it runs again: under a query of its own (the server ignores it), as a
+ * URL the page has imported before would give the module it already has (a change undone).
+ * Should the server be replaced while the chunk is fetched (the dev script waits for pages only
+ * so long), it is fetched again from the new one; what the chunk throws is not retried.
  */
 async function importChunk(url: string): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await import(attempt === 0 ? url : `${url}?attempt=${attempt}`);
+      return await import(`${url}?hot=${++imports}`);
     } catch (error) {
       const unreachable = error instanceof TypeError && /fetch/i.test(error.message);
       if (!unreachable || attempt === 10) throw error;
