@@ -28,7 +28,7 @@ export async function devRefresh({ edits }) {
   child.stdout.setEncoding("utf8").on("data", (chunk) => {
     output += chunk;
   });
-  const browser = await launchChromium();
+  let browser;
   const samples = [];
   let reloads = 0;
   try {
@@ -36,6 +36,7 @@ export async function devRefresh({ edits }) {
       if (performance.now() > deadline) throw new Error(`dev never started:\n${output}`);
     }
     const startMs = performance.now() - started;
+    browser = await launchChromium();
     const tab = await browser.browser.newPage();
     await tab.goto(`http://127.0.0.1:${port}/`);
     await tab.waitForSelector("html[data-hydrated=true]");
@@ -57,7 +58,7 @@ export async function devRefresh({ edits }) {
     }
     return { startMs, samples, reloads };
   } finally {
-    await browser.close();
+    await browser?.close();
     restore();
     process.off("exit", restore);
     child.kill("SIGTERM");

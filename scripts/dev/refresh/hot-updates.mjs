@@ -15,7 +15,7 @@ export function hotUpdates({ outDir, isBoundary, server }) {
   let version = 0;
   let updates = [];
   let served = null; // the metafiles of the build the running server serves, or pages have
-  let recorded = null; // this cycle's update, once its client part has gone out
+  let recorded = null; // the files whose update went out ahead of the restart
   let delivering = null; // that client part, until open pages have applied it
 
   const record = (files, halves) => {
@@ -30,16 +30,18 @@ export function hotUpdates({ outDir, isBoundary, server }) {
   };
 
   return {
-    /** The client half is built: open pages apply what they can of it now. */
+    /** The client half is built: open pages apply what they can of it now; resolves once they have. */
     sendClientPart(files, halves, since) {
-      recorded = record(files, halves);
-      if (!recorded || !hasClientPart(recorded)) return;
-      const message = { type: "outpost-dev:update", update: recorded, files: halves.client.files };
+      const update = record(files, halves);
+      recorded = new Set(files);
+      if (!update || !hasClientPart(update)) return Promise.resolve();
+      const message = { type: "outpost-dev:update", update, files: halves.client.files };
       delivering = server.tell(message).then(() => {
         console.log(`[dev] pages updated in place in ${Math.round(performance.now() - since)} ms`);
       });
+      return delivering;
     },
-    /** A build failed: the fix's restart records its own update (a server-only file needs one). */
+    /** A build failed: the fix's restart records an update of its own. */
     forget() {
       recorded = null;
     },
@@ -48,7 +50,8 @@ export function hotUpdates({ outDir, isBoundary, server }) {
      * pages have the client part, so the old server may go.
      */
     async beforeRestart(files, halves) {
-      if (!recorded) record(files, halves);
+      // Files changed since (a loader saved while the client half built) need an update too.
+      if (!recorded || files.some((file) => !recorded.has(file))) record(files, halves);
       recorded = null;
       await delivering;
       delivering = null;

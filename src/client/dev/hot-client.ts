@@ -17,14 +17,15 @@ export function startHotUpdates(): void {
   const inOrder = (work: () => Promise<void>) => {
     queue = queue.then(work, work);
   };
-  const apply = async (updates: HotUpdate[], serverToo: boolean) => {
+  /** Client parts of `updates` not applied yet, then the server parts of those the server runs. */
+  const apply = async (updates: HotUpdate[], serverVersion: number) => {
     // A good update clears the last one's error; an error while applying this one shows anew.
     hideOverlay("runtime");
     try {
       const fresh = updates.filter((update) => update.version > applied);
       applied = Math.max(applied, ...updates.map((update) => update.version));
       await applyClientPart(combineClientParts(fresh));
-      if (serverToo) await applyServerPart(updates);
+      await applyServerPart(updates.filter((update) => update.version <= serverVersion));
     } catch (error) {
       showRuntimeError(error);
     }
@@ -34,22 +35,22 @@ export function startHotUpdates(): void {
   events.addEventListener("hello", (event) => {
     const state = JSON.parse((event as MessageEvent<string>).data) as DevState;
     showBuildProblems(state.problems);
-    if (served === null || state.version === served) {
-      served ??= state.version;
-      applied = Math.max(applied, state.version);
-      return;
-    }
-    const missed = state.updates.filter((update) => update.version > (served ?? 0));
+    const since = served ?? state.version;
     // Updates older than the server remembers, or a server of another session: start afresh.
-    if (state.version < served || missed[0]?.version !== served + 1) return window.location.reload();
+    const missed = state.updates.filter((update) => update.version > since);
+    if (state.version < since || (state.version > since && missed[0]?.version !== since + 1)) {
+      return window.location.reload();
+    }
+    if (served === null) applied = Math.max(applied, state.version); // the build this page came from
     served = state.version;
-    inOrder(() => apply(missed, true));
+    // Also those pushed to this server ahead of its replacement, which this page may have missed.
+    if (missed.length > 0) inOrder(() => apply(missed, state.version));
   });
   events.addEventListener("update", (event) => {
     const update = JSON.parse((event as MessageEvent<string>).data) as HotUpdate;
     hideOverlay("build");
     inOrder(async () => {
-      await apply([update], false);
+      await apply([update], served ?? 0);
       // Tells the dev script it may now replace the server this page fetched the update from.
       await fetch(`${DEV_EVENTS_PATH}?applied=${update.version}`, { method: "POST" }).catch(() => {});
     });

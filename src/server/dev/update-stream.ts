@@ -15,6 +15,8 @@ import { pipeResponse } from "../http/stream-response";
 
 /** How long a pushed update may wait for open pages to say they have applied it. */
 const DELIVERY_TIMEOUT_MS = 1_000;
+/** As many as the dev script keeps (scripts/dev/refresh/hot-updates.mjs). */
+const KEPT_UPDATES = 20;
 
 /**
  * Development only: the event stream open pages listen to (src/client/dev/hot-client.ts).
@@ -56,6 +58,8 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
         const absolutePath = path.join(clientDir, relative);
         if (!files.has(url)) files.set(url, { absolutePath, size: statSync(absolutePath).size });
       }
+      // Announced to pages that connect before this process is replaced, too.
+      state.updates = [...state.updates, message.update].slice(-KEPT_UPDATES);
       state.problems = [];
       push(message.update);
     }
