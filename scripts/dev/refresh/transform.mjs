@@ -32,7 +32,7 @@ export function refreshTransform({ root, runtime }) {
         const source = readFileSync(args.path, "utf8");
         const known = modules.get(id);
         if (known?.source === source) return known.result;
-        const compiled = compile(id, args.path, source, runtime);
+        const compiled = compileWithRefresh({ id, file: args.path, source, runtime });
         // A syntax error: esbuild reads the source itself and reports it in its own words.
         if (!compiled) return { contents: source, loader: path.extname(args.path).slice(1) };
         const entry = { source, ...compiled };
@@ -48,7 +48,11 @@ export function refreshTransform({ root, runtime }) {
   };
 }
 
-function compile(id, file, source, runtime) {
+/**
+ * One module compiled for the browser with its registration calls; null on a syntax error.
+ * @param {{ id: string, file: string, source: string, runtime: string }} module
+ */
+export function compileWithRefresh({ id, file, source, runtime }) {
   const out = transformSync(file, source, {
     sourcemap: true,
     jsx: { runtime: "automatic", development: false, refresh: true },

@@ -1,6 +1,7 @@
 import { DEV_EVENTS_PATH, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
 import { DEV_ERROR_EVENT } from "./error-hooks";
-import { applyClientPart, applyServerPart, combineClientParts } from "./apply-update";
+import { applyClientPart, applyServerPart } from "./apply-update";
+import { combineClientParts } from "./combine-updates";
 import { hideOverlay, showBuildProblems, showRuntimeError } from "./overlay";
 
 /**
