@@ -21,6 +21,7 @@ describe("the production client bundle", () => {
     ["the refresh runtime's updates", "performReactRefresh"],
     ["the hot client's event stream", "/__dev/reload"],
     ["the error overlay", "outpost-dev-overlay"],
+    ["the dev error hooks", "outpost:dev-error"],
   ])("contains no %s", (_what, text) => {
     expect(scripts.filter(({ code }) => code.includes(text)).map(({ file }) => file)).toEqual([]);
   });

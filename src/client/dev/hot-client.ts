@@ -19,9 +19,11 @@ export function startHotUpdates(): void {
     queue = queue.then(work, work);
   };
   /** Client parts of `updates` not applied yet, then the server parts of those the server runs. */
+  let applying = false;
   const apply = async (updates: HotUpdate[], serverVersion: number) => {
     // A good update clears the last one's error; an error while applying this one shows anew.
     hideOverlay("runtime");
+    applying = true;
     try {
       const fresh = updates.filter((update) => update.version > applied);
       applied = Math.max(applied, ...updates.map((update) => update.version));
@@ -29,6 +31,8 @@ export function startHotUpdates(): void {
       await applyServerPart(updates.filter((update) => update.version <= serverVersion));
     } catch (error) {
       showRuntimeError(error);
+    } finally {
+      applying = false;
     }
   };
 
@@ -59,6 +63,9 @@ export function startHotUpdates(): void {
   events.addEventListener("problems", (event) => {
     showBuildProblems(JSON.parse((event as MessageEvent<string>).data));
   });
-  // A render that fails after an update is caught by the page's error boundary; say so here too.
-  window.addEventListener(DEV_ERROR_EVENT, (event) => showRuntimeError((event as CustomEvent<unknown>).detail));
+  // A re-render that fails as an update is applied (Fast Refresh renders synchronously) is caught
+  // by an error boundary; say so here too. Errors at other times are the page's own business.
+  window.addEventListener(DEV_ERROR_EVENT, (event) => {
+    if (applying) showRuntimeError((event as CustomEvent<unknown>).detail);
+  });
 }
