@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { ServerResponse } from "node:http";
@@ -27,7 +26,6 @@ const KEPT_UPDATES = 20;
  * only then kills this process. `retry: 25` makes pages reconnect quickly to the next one.
  */
 export function devUpdateStream({ files, clientDir }: { files: Map<string, StaticFile>; clientDir: string }): Middleware {
-  const bootId = randomUUID();
   const handedOver = (globalThis as Record<string, unknown>)[DEV_STATE_GLOBAL] as DevState | undefined;
   const state: DevState = handedOver ?? { version: 0, updates: [], problems: [] };
   const streams = new Set<ServerResponse>();
@@ -82,7 +80,7 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
       ctx,
       (res) => {
         streams.add(res);
-        res.write(`retry: 25\nevent: hello\ndata: ${JSON.stringify({ bootId, ...state })}\n\n`);
+        res.write(`retry: 25\nevent: hello\ndata: ${JSON.stringify(state)}\n\n`);
       },
       () => streams.delete(ctx.res),
     );
