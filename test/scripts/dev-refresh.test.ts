@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
-import { type DevSession, startDevSession } from "../support/dev-session";
+import { type DevSession, startDevSession, until } from "../support/dev-session";
 
 const PAGE = "src/app/home/HomePage.tsx";
 const LOADER = "src/app/home/HomePage.server.ts";
@@ -93,8 +93,39 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
     await expect(kept()).resolves.toBe("from before the edits");
   });
 
+  it("applies an edit saved before a newly opened page's event stream connected", async () => {
+    const late = await browser.browser.newPage();
+    try {
+      // The page's event stream waits until the server that had the edit is gone.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await late.route("**/__dev/reload", async (route) => {
+        await released;
+        await route.continue();
+      });
+      await serving(); // the last test's restart may still be under way
+      await late.goto(`${session.origin}/`);
+      await late.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+      await late.click("#counter");
+      await late.evaluate(() => Object.assign(window, { kept: "opened late" }));
+      const restarts = session.ready.length;
+      session.edit(PAGE, (source) => source.replace("the recovered Outpost", "the late Outpost"));
+      await until(() => session.ready.length > restarts);
+      release();
+      await late.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the late Outpost", null, {
+        timeout: 10_000,
+      });
+      await expect(late.textContent("#counter")).resolves.toBe("Clicked 1 time");
+      await expect(late.evaluate(() => (window as { kept?: string }).kept)).resolves.toBe("opened late");
+    } finally {
+      await late.close();
+    }
+  });
+
   it("reloads the page when a changed module exports something other than components", async () => {
-    session.edit(PAGE, (source) => `${source.replace("the recovered Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
+    session.edit(PAGE, (source) => `${source.replace("the late Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the reloaded Outpost", null, {
       timeout: 10_000,
     });
@@ -102,6 +133,14 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
     await expect(kept()).resolves.toBeUndefined();
     expect(await title()).toBe("Welcome to the reloaded Outpost");
   });
+
+  async function serving(): Promise<void> {
+    for (let tries = 0; ; tries++) {
+      const ready = await fetch(`${session.origin}/readyz`).then((response) => response.ok, () => false);
+      if (ready || tries === 100) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 
   function readPage(): string {
     let source = "";

@@ -1,4 +1,4 @@
-import { DEV_EVENTS_PATH, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
+import { DEV_EVENTS_PATH, DEV_VERSION_TIMING, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
 import { DEV_ERROR_EVENT } from "./error-hooks";
 import { applyClientPart, applyServerPart } from "./apply-update";
 import { combineClientParts } from "./combine-updates";
@@ -12,8 +12,8 @@ import { hideOverlay, showBuildProblems, showRuntimeError } from "./overlay";
  * since the page last heard from one.
  */
 export function startHotUpdates(): void {
-  let served: number | null = null; // the rebuild whose server this page last heard from
-  let applied = 0; // the latest rebuild whose client part this page has applied
+  let served = documentVersion(); // the rebuild whose server this page last heard from
+  let applied = served ?? 0; // the latest rebuild whose client part this page has applied
   let queue = Promise.resolve();
   const inOrder = (work: () => Promise<void>) => {
     queue = queue.then(work, work);
@@ -68,4 +68,11 @@ export function startHotUpdates(): void {
   window.addEventListener(DEV_ERROR_EVENT, (event) => {
     if (applying) showRuntimeError((event as CustomEvent<unknown>).detail);
   });
+}
+
+/** The rebuild the server that sent this document served, when it said (see DEV_VERSION_TIMING). */
+function documentVersion(): number | null {
+  const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+  const timing = navigation?.serverTiming.find((entry) => entry.name === DEV_VERSION_TIMING);
+  return timing ? Number(timing.description) : null;
 }

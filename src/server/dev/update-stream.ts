@@ -5,6 +5,7 @@ import type { Middleware } from "koa";
 import {
   DEV_EVENTS_PATH,
   DEV_STATE_GLOBAL,
+  DEV_VERSION_TIMING,
   type DevMessage,
   type DevState,
   type HotUpdate,
@@ -64,7 +65,10 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
   });
 
   return (ctx, next) => {
-    if (ctx.path !== DEV_EVENTS_PATH) return next();
+    if (ctx.path !== DEV_EVENTS_PATH) {
+      ctx.set("Server-Timing", `${DEV_VERSION_TIMING};desc="${state.version}"`);
+      return next();
+    }
     if (ctx.method === "POST") {
       // A page has applied an update: `?applied=<version>`.
       const delivery = deliveries.get(Number(ctx.query.applied));

@@ -40,6 +40,13 @@ export interface DevState {
   problems: BuildProblem[];
 }
 
+/**
+ * The Server-Timing metric naming, on every dev response, the rebuild its server serves: a
+ * page reads its document's (PerformanceNavigationTiming.serverTiming) to know which updates
+ * it lacks should its event stream first connect to a newer server.
+ */
+export const DEV_VERSION_TIMING = "outpost-dev-version";
+
 /** IPC from the dev script to the server process. */
 export type DevMessage =
   | { type: "outpost-dev:update"; update: HotUpdate; files: Record<string, string> }
