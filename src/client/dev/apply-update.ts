@@ -54,6 +54,7 @@ function swapStylesheet(from: string, to: string): Promise<void> {
   return new Promise((resolve) => {
     link.addEventListener("load", () => resolve(), { once: true });
     link.addEventListener("error", () => resolve(), { once: true });
+    setTimeout(resolve, 2_000); // should neither come, later updates must not wait for ever
     link.href = to;
   });
 }
