@@ -47,7 +47,7 @@ export function devServer({ root, serverDir, env, port }) {
      * Sends the running server a message for its event stream; for an update, resolves once
      * its open pages have applied it (the server says so), so the restart cannot cut them off.
      */
-    async tell(message, timeoutMs = 1_500) {
+    async tell(message, timeoutMs = 800) {
       const child = server?.child;
       if (!child?.connected) return;
       const delivered =
