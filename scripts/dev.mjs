@@ -12,6 +12,7 @@ import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
 import { ROOT } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
 import { devServer } from "./dev/server.mjs";
+import { chunkAliases } from "./dev/refresh/chunk-aliases.mjs";
 import { hotUpdates } from "./dev/refresh/hot-updates.mjs";
 import { buildProblems } from "./dev/refresh/problems.mjs";
 import { refreshTransform } from "./dev/refresh/transform.mjs";
@@ -27,6 +28,7 @@ await rm(outDir, { recursive: true, force: true }); // a previous session's outp
 const clientBase = devClientOptions(outDir, env);
 const vendor = await buildVendor({ root: ROOT, base: clientBase });
 const refresh = refreshTransform({ root: ROOT, runtime: path.join(ROOT, REFRESH_RUNTIME) });
+const aliases = chunkAliases(outDir);
 // One build id for the session: open pages keep up with rebuilds through their event stream,
 // so the router's data requests must not take each rebuild for a deploy and reload the page.
 const sessionBuildId = `development-${Date.now().toString(36)}`;
@@ -36,6 +38,7 @@ const halves = {
     afterBuild: async (result) => {
       const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
       halves.client.files = { ...manifest.files, ...vendor.files };
+      Object.assign(halves.client.files, aliases(result.metafile, halves.client.files));
       await writeManifest({ ...manifest, buildId: sessionBuildId, files: halves.client.files }, outDir);
     },
   },

@@ -105,9 +105,7 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
         await released;
         await route.continue();
       });
-      await serving(); // the last test's restart may still be under way
-      await late.goto(`${session.origin}/`);
-      await late.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+      await open(late, "/");
       await late.click("#counter");
       await late.evaluate(() => Object.assign(window, { kept: "opened late" }));
       const restarts = session.ready.length;
@@ -124,8 +122,27 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
     }
   });
 
+  it("navigates to a route changed before the page had loaded it, with the new code and no reload", async () => {
+    const other = await browser.browser.newPage();
+    try {
+      await open(other, "/diagnostics");
+      await other.evaluate(() => Object.assign(window, { kept: "on another route" }));
+      const restarts = session.ready.length;
+      session.edit(PAGE, (source) => source.replace("the late Outpost", "the navigated Outpost"));
+      await until(() => session.ready.length > restarts);
+      // The page's entry imports the home route's chunk by the URL it was built with.
+      await other.click("a.brand");
+      await other.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the navigated Outpost", null, {
+        timeout: 10_000,
+      });
+      await expect(other.evaluate(() => (window as { kept?: string }).kept)).resolves.toBe("on another route");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("reloads the page when a changed module exports something other than components", async () => {
-    session.edit(PAGE, (source) => `${source.replace("the late Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
+    session.edit(PAGE, (source) => `${source.replace("the navigated Outpost", "the reloaded Outpost")}\nexport const answer = 42;\n`);
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to the reloaded Outpost", null, {
       timeout: 10_000,
     });
@@ -134,11 +151,17 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
     expect(await title()).toBe("Welcome to the reloaded Outpost");
   });
 
-  async function serving(): Promise<void> {
+  /** Opens a page until it has hydrated: an earlier test's restart may cut the first tries off. */
+  async function open(page: Page, path: string): Promise<void> {
     for (let tries = 0; ; tries++) {
-      const ready = await fetch(`${session.origin}/readyz`).then((response) => response.ok, () => false);
-      if (ready || tries === 100) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        await page.goto(`${session.origin}${path}`);
+        await page.waitForSelector("html[data-hydrated=true]", { timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (tries === 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
     }
   }
 

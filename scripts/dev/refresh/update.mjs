@@ -49,7 +49,8 @@ function outputOf(file, metafile) {
   );
 }
 
-function dynamicImportTargets(metafile) {
+/** The outputs other code imports lazily: route chunks (and the like). */
+export function dynamicImportTargets(metafile) {
   return new Set(
     Object.values(metafile.outputs).flatMap((meta) => meta.imports.filter((item) => item.kind === "dynamic-import").map((item) => item.path)),
   );

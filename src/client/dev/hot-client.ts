@@ -18,17 +18,20 @@ export function startHotUpdates(): void {
   const inOrder = (work: () => Promise<void>) => {
     queue = queue.then(work, work);
   };
-  /** Client parts of `updates` not applied yet, then the server parts of those the server runs. */
   let applying = false;
+  /** Client parts of `updates` not applied yet, then the server parts of those the server runs. */
   const apply = async (updates: HotUpdate[], serverVersion: number) => {
+    const fresh = updates.filter((update) => update.version > applied);
+    const served = updates.filter((update) => update.version <= serverVersion);
+    applied = Math.max(applied, ...updates.map((update) => update.version));
+    // Nothing new (a client part applied before the restart): the page, and an error it showed, stay.
+    if (fresh.length === 0 && !served.some((update) => update.revalidate)) return;
     // A good update clears the last one's error; an error while applying this one shows anew.
     hideOverlay("runtime");
     applying = true;
     try {
-      const fresh = updates.filter((update) => update.version > applied);
-      applied = Math.max(applied, ...updates.map((update) => update.version));
       await applyClientPart(combineClientParts(fresh));
-      await applyServerPart(updates.filter((update) => update.version <= serverVersion));
+      await applyServerPart(served);
     } catch (error) {
       showRuntimeError(error);
     } finally {

@@ -56,9 +56,10 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
       state.problems = message.problems;
       broadcast("problems", message.problems);
     } else if (message.type === "outpost-dev:update") {
+      // Every one: a route chunk's old URL now serves its current file (scripts/dev/refresh/chunk-aliases.mjs).
       for (const [url, relative] of Object.entries(message.files)) {
         const absolutePath = path.join(clientDir, relative);
-        if (!files.has(url)) files.set(url, { absolutePath, size: statSync(absolutePath).size });
+        files.set(url, { absolutePath, size: statSync(absolutePath).size });
       }
       // Announced to pages that connect before this process is replaced, too.
       state.updates = [...state.updates, message.update].slice(-KEPT_UPDATES);
