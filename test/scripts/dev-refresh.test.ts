@@ -95,12 +95,12 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
 
   it("applies an edit saved before a newly opened page's event stream connected", async () => {
     const late = await browser.browser.newPage();
+    // The page's event stream waits until the server that had the edit is gone.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     try {
-      // The page's event stream waits until the server that had the edit is gone.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
       await late.route("**/__dev/reload", async (route) => {
         await released;
         await route.continue();
@@ -118,6 +118,8 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
       await expect(late.textContent("#counter")).resolves.toBe("Clicked 1 time");
       await expect(late.evaluate(() => (window as { kept?: string }).kept)).resolves.toBe("opened late");
     } finally {
+      release();
+      await late.unrouteAll({ behavior: "ignoreErrors" });
       await late.close();
     }
   });
@@ -151,16 +153,19 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh, hot loader data, CSS a
     expect(await title()).toBe("Welcome to the reloaded Outpost");
   });
 
-  /** Opens a page until it has hydrated: an earlier test's restart may cut the first tries off. */
+  /**
+   * Opens a page until it has hydrated: the restarts an earlier test's edits caused may still be
+   * under way (seconds on a busy machine), refusing or cutting off the first tries.
+   */
   async function open(page: Page, path: string): Promise<void> {
-    for (let tries = 0; ; tries++) {
+    for (const deadline = Date.now() + 20_000; ; ) {
       try {
-        await page.goto(`${session.origin}${path}`);
+        await page.goto(`${session.origin}${path}`, { waitUntil: "domcontentloaded", timeout: 10_000 });
         await page.waitForSelector("html[data-hydrated=true]", { timeout: 5_000 });
         return;
       } catch (error) {
-        if (tries === 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
     }
   }
