@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm run dev`: builds client and server into .dev-build/, and on every saved change rebuilds
 // the halves that file is part of and restarts the server once, from a warm standby
-// (scripts/dev/server.mjs). The open page reloads itself when its event stream reconnects to
-// the new server (src/server/dev/reload-stream.ts). A broken build keeps the old server.
+// (scripts/dev/server.mjs). Open pages apply each rebuild through the server's event stream
+// (src/server/dev/update-stream.ts): component and CSS changes in place with React Fast Refresh
+// before the restart, loader data re-fetched after it, anything else by a reload
+// (scripts/dev/refresh/). A broken build keeps the old server and shows its errors on the page.
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -10,7 +12,11 @@ import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
 import { ROOT } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
 import { devServer } from "./dev/server.mjs";
-import { buildVendor } from "./dev/vendor.mjs";
+import { chunkAliases } from "./dev/refresh/chunk-aliases.mjs";
+import { hotUpdates } from "./dev/refresh/hot-updates.mjs";
+import { buildProblems } from "./dev/refresh/problems.mjs";
+import { refreshTransform } from "./dev/refresh/transform.mjs";
+import { buildVendor, REFRESH_RUNTIME } from "./dev/vendor.mjs";
 import { watchFolders } from "./dev/watch.mjs";
 
 const outDir = path.join(ROOT, ".dev-build");
@@ -20,13 +26,22 @@ const SOURCE = /\.(m?[jt]sx?|css|json)$/;
 
 await rm(outDir, { recursive: true, force: true }); // a previous session's outputs
 const clientBase = devClientOptions(outDir, env);
-const vendor = await buildVendor({ root: ROOT, base: clientBase });
+// React's vendor build (~250 ms) runs while the server half builds and its standby starts.
+const vendorBuilt = buildVendor({ root: ROOT, base: clientBase });
+let vendor;
+const refresh = refreshTransform({ root: ROOT, runtime: path.join(ROOT, REFRESH_RUNTIME) });
+const aliases = chunkAliases(outDir);
+// One build id for the session: open pages keep up with rebuilds through their event stream,
+// so the router's data requests must not take each rebuild for a deploy and reload the page.
+const sessionBuildId = `development-${Date.now().toString(36)}`;
 const halves = {
   client: {
-    context: await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin] }),
+    context: null, // once the vendor build has made its plugin (see the first build below)
     afterBuild: async (result) => {
       const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
-      await writeManifest({ ...manifest, files: { ...manifest.files, ...vendor.files } }, outDir);
+      halves.client.files = { ...manifest.files, ...vendor.files };
+      Object.assign(halves.client.files, aliases(result.metafile, halves.client.files));
+      await writeManifest({ ...manifest, buildId: sessionBuildId, files: halves.client.files }, outDir);
     },
   },
   server: { context: await esbuild.context(devServerOptions(outDir)) },
@@ -36,30 +51,45 @@ for (const half of Object.values(halves)) {
 }
 
 const server = devServer({ root: ROOT, serverDir: path.join(outDir, "server"), env, port });
+const hot = hotUpdates({ outDir, isBoundary: refresh.isBoundary, server });
 const watcher = watchFolders(ROOT, onChange);
 
-/** Rebuilds the named halves side by side; true when every half is now built. */
-async function build(names) {
-  await Promise.all(
-    names.map(async (name) => {
-      const half = halves[name];
-      try {
-        const result = await half.context.rebuild();
-        await half.afterBuild?.(result);
-        Object.assign(half, { inputs: new Set(projectInputs(result.metafile)), metafile: result.metafile });
-        for (const output of Object.keys(result.metafile.outputs)) half.written.add(output);
-        Object.assign(half, { errorFiles: [], broken: false });
-      } catch (error) {
-        // esbuild has printed its errors; watch where they are, should that be a new folder.
-        if (!error.errors) console.error(error);
-        const files = (error.errors ?? []).map((message) => message.location?.file).filter(Boolean);
-        Object.assign(half, { errorFiles: files, broken: true });
-      }
-    }),
-  );
+/**
+ * Rebuilds the named halves; true when every half is now built. The client first, on its own:
+ * open pages wait for it (`afterClient` sends them its part and resolves once they have applied
+ * it), and on two cores the halves built side by side took about twice as long each.
+ */
+async function build(names, afterClient = () => {}) {
+  const problems = [];
+  const rebuild = async (name) => {
+    const half = halves[name];
+    try {
+      const result = await half.context.rebuild();
+      await half.afterBuild?.(result);
+      Object.assign(half, { inputs: new Set(projectInputs(result.metafile)), metafile: result.metafile });
+      for (const output of Object.keys(result.metafile.outputs)) half.written.add(output);
+      Object.assign(half, { errorFiles: [], broken: false });
+    } catch (error) {
+      // esbuild has printed its errors; watch where they are, should that be a new folder.
+      if (!error.errors) console.error(error);
+      const files = (error.errors ?? []).map((message) => message.location?.file).filter(Boolean);
+      Object.assign(half, { errorFiles: files, broken: true });
+      problems.push(...buildProblems(error, ROOT));
+    }
+  };
+  if (names.includes("client")) {
+    await rebuild("client");
+    // The pages' fetch and re-render get the CPU before the server build takes both cores.
+    if (!halves.client.broken) await Promise.race([afterClient(), new Promise((resolve) => setTimeout(resolve, 100))]);
+  }
+  if (names.includes("server")) await rebuild("server");
   const halvesList = Object.values(halves);
   const built = halvesList.every((half) => !half.broken);
   watcher.update(halvesList.flatMap((half) => [...half.inputs, ...half.errorFiles]), { keepNew: !built });
+  // Open pages show them (the running server is the last good build's); both halves often
+  // report the same one.
+  const unique = [...new Map(problems.map((problem) => [JSON.stringify(problem), problem])).values()];
+  if (unique.length > 0) await server.tell({ type: "outpost-dev:problems", problems: unique });
   return built;
 }
 
@@ -76,7 +106,7 @@ const preload = () => startupPackages(halves.server.metafile, { sentry: Boolean(
 
 async function restart(since, files = []) {
   const rebuiltIn = Math.round(performance.now() - since);
-  const ready = await server.restart(preload());
+  const ready = await server.restart(preload(), await hot.beforeRestart(files, halves));
   const readyIn = Math.round(performance.now() - since);
   if (!ready) return console.error("[dev] the server did not start (see above); save a file to try again");
   const cause = files.length === 0 ? "" : ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
@@ -115,7 +145,12 @@ async function loop() {
     if (names.length > 0) {
       unserved ??= since;
       for (const file of files) if (SOURCE.test(file)) unservedFiles.add(file);
-      if (!(await build(names))) unserved = null; // timed afresh from the fix
+      // Unless a newer change is already waiting: its build brings this one's too.
+      const sendClientPart = () => (pending ? Promise.resolve() : hot.sendClientPart([...unservedFiles], halves, unserved));
+      if (!(await build(names, sendClientPart))) {
+        unserved = null; // timed afresh from the fix
+        hot.forget();
+      }
     }
     if (!pending && unserved !== null) {
       await restart(unserved, [...unservedFiles]);
@@ -130,7 +165,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, async () => {
     watcher.close();
     await server.stop();
-    await Promise.all(Object.values(halves).map((half) => half.context.dispose()));
+    await Promise.all(Object.values(halves).map((half) => half.context?.dispose()));
     process.exit(0);
   });
 }
@@ -138,7 +173,10 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 // First build: the server half first, so the standby preloads while the client builds.
 running = true;
 const started = performance.now();
-if (await build(["server"])) server.prepare(preload());
+const serverBuilt = build(["server"]).then((built) => built && server.prepare(preload()));
+vendor = await vendorBuilt;
+halves.client.context = await esbuild.context({ ...clientBase, plugins: [...clientBase.plugins, vendor.plugin, refresh.plugin] });
+await serverBuilt;
 if (await build(["client"])) await restart(started);
 running = false;
 if (pending) void loop();

@@ -5,10 +5,15 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { APP_DIR, ASSET_PREFIX, CLIENT_ENTRY, ROOT } from "./options.mjs";
 
+/** The URL path an output of the client build (as the metafile names it) is served at. */
+export function assetUrl(outDir, output) {
+  const assetsDir = path.join(outDir, "client", "assets");
+  return ASSET_PREFIX + path.relative(assetsDir, path.resolve(ROOT, output)).split(path.sep).join("/");
+}
+
 /** @param {import("esbuild").Metafile} metafile */
 export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
-  const assetsDir = path.join(outDir, "client", "assets");
-  const toUrl = (output) => ASSET_PREFIX + path.relative(assetsDir, path.resolve(ROOT, output)).split(path.sep).join("/");
+  const toUrl = (output) => assetUrl(outDir, output);
   const outputs = Object.entries(metafile.outputs);
   // Sentry's plugin wraps the entry (`entry.tsx?sentryDebugIdProxy=true`), hence the split.
   const entry = outputs.find(([, meta]) => meta.entryPoint?.split("?")[0] === CLIENT_ENTRY);

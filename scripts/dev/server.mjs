@@ -43,8 +43,33 @@ export function devServer({ root, serverDir, env, port }) {
     prepare(packages) {
       standby ??= spawnStandby(packages);
     },
-    /** Replaces the running server with the current build; resolves true once /readyz is 200. */
-    async restart(packages) {
+    /**
+     * Sends the running server a message for its event stream; for an update, resolves once
+     * its open pages have applied it (the server says so), so the restart cannot cut them off.
+     */
+    async tell(message, timeoutMs = 800) {
+      const child = server?.child;
+      if (!child?.connected) return;
+      const delivered =
+        message.type === "outpost-dev:update" &&
+        new Promise((resolve) => {
+          const onMessage = (reply) => reply?.type === "outpost-dev:delivered" && reply.version === message.update.version && done();
+          const done = () => {
+            child.off("message", onMessage);
+            clearTimeout(timer);
+            resolve();
+          };
+          const timer = setTimeout(done, timeoutMs);
+          child.on("message", onMessage);
+        });
+      child.send(message, () => {});
+      await delivered;
+    },
+    /**
+     * Replaces the running server with the current build; resolves true once /readyz is 200.
+     * `state` is what its event stream announces (src/shared/dev/hot-protocol.ts).
+     */
+    async restart(packages, state) {
       const previous = server;
       const next = standby ?? spawnStandby(packages);
       server = next;
@@ -52,7 +77,7 @@ export function devServer({ root, serverDir, env, port }) {
       try {
         await kill(previous);
         await next.preloaded;
-        next.child.send("run", () => {}); // should it have just died, `started` rejects
+        next.child.send({ type: "run", state }, () => {}); // should it have just died, `started` rejects
         if (!(await untilReady(next, url))) return false;
         void next.exited.then(([code, signal]) => {
           if (!next.child.killed && !stopped) console.error(`[dev] the server exited (${signal ?? code}); save a file to restart it`);

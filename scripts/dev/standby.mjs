@@ -12,7 +12,9 @@ process.on("disconnect", () => process.exit(0));
 // A package that fails here fails again, with its real context, when the app imports it.
 await Promise.allSettled(packages.map((name) => import(name)));
 
-process.once("message", async () => {
+process.once("message", async ({ state }) => {
+  // The dev events' state for this server (src/shared/dev/hot-protocol.ts, DEV_STATE_GLOBAL).
+  globalThis.__outpostDevState = state;
   // Sentry, when it is on, must hook module loading before the app imports Koa: instrument.js
   // first. (With a DSN the dev script has preloaded only Sentry's own packages.)
   await import(pathToFileURL(path.join(serverDir, "instrument.js")).href);

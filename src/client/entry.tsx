@@ -1,6 +1,7 @@
 import clientRoutes from "outpost:client-routes";
 import { hydrateRoot } from "react-dom/client";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
+import { announcingErrors } from "./dev/error-hooks";
 import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
 import { BrowserRouter } from "./navigation/browser-router";
 import { setRouter } from "./navigation/revalidate";
@@ -32,8 +33,13 @@ const router = new BrowserRouter(clientRoutes, {
 setRouter(router);
 // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
 await clientRoutes.load(payload.state.matches.map((match) => match.id));
-hydrateRoot(document, <RouterRoot router={router} routes={clientRoutes} payload={payload} />, sentryDsn ? rootErrorHooks : {});
+const errorHooks = sentryDsn ? rootErrorHooks : {};
+hydrateRoot(
+  document,
+  <RouterRoot router={router} routes={clientRoutes} payload={payload} />,
+  process.env.NODE_ENV === "development" ? announcingErrors(errorHooks) : errorHooks,
+);
 
 if (process.env.NODE_ENV === "development") {
-  void import("./dev-reload").then((module) => module.watchForReload());
+  void import("./dev/hot-client").then((module) => module.startHotUpdates());
 }

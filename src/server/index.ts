@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
 import { browserDsn, loadEnvOrExit } from "./config/env.server";
-import { devReloadStream } from "./dev/reload-stream";
+import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
@@ -38,10 +38,11 @@ const [reporting, tunnelModule] = await Promise.all([
 const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolStats) metrics.watchSpool(tunnel.spoolStats);
 
+const assets = loadAssets(distDir);
 const app = createApp({
   env,
   logger,
-  assets: loadAssets(distDir),
+  assets,
   readiness,
   routes: appRoutes,
   tunnel,
@@ -49,7 +50,8 @@ const app = createApp({
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
-  extraMiddleware: env.NODE_ENV === "development" ? [devReloadStream()] : [],
+  extraMiddleware:
+    env.NODE_ENV === "development" ? [devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") })] : [],
 });
 const server = createHttpServer(app.callback());
 const [metricsServer, port] = await Promise.all([

@@ -1,0 +1,5 @@
+import type { BrowserContext } from "playwright-core";
+
+export const CHROMIUM_PATH: string;
+export const hasChromium: boolean;
+export function launchChromium(options?: { javaScriptEnabled?: boolean }): Promise<{ browser: BrowserContext; close(): Promise<void> }>;
