@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
 import type { RouteMatch } from "../../shared/routing/route-table";
+import { withStyles } from "../../shared/routing/route-state";
 import type { RouteAssets } from "./route-assets";
 import { resolveActionRequest } from "./action-request";
 import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
@@ -50,5 +51,5 @@ export async function answerData(
   }
   const { styles } = assetsFor(outcome.state.matches);
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
-  answer(ctx, 200, { kind: "state", build, status: outcome.status, state: { ...outcome.state, styles } });
+  answer(ctx, 200, { kind: "state", build, status: outcome.status, state: withStyles(outcome.state, styles) });
 }

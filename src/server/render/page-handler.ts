@@ -5,7 +5,7 @@ import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../
 import type { RenderTracker } from "../../shared/document/RouteTree";
 import { serializeForScript } from "../../shared/document/serialize";
 import { pagePathOf } from "../../shared/routing/data-request";
-import type { RouteState } from "../../shared/routing/route-state";
+import { type RouteState, withStyles } from "../../shared/routing/route-state";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { pipeResponse } from "../http/stream-response";
@@ -43,7 +43,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     const started = performance.now();
     const assets = assetsFor(outcome.state.matches);
     const page: PageRender = {
-      state: { ...outcome.state, styles: assets.styles },
+      state: withStyles(outcome.state, assets.styles),
       status: outcome.status,
       assets,
       traceMeta: report?.traceMeta() ?? {},
@@ -95,13 +95,15 @@ interface PageRender {
  */
 async function startDocument(ctx: Context, page: PageRender, options: PageHandlerOptions): Promise<StartedRender | null> {
   let lastReported: { error: unknown; eventId: string | undefined } | undefined;
-  const onError = (error: unknown) => {
-    lastReported = { error, eventId: page.onError(error) };
+  const report = page.onError;
+  // Remembers the shell's error's event id for the error page; page is this request's own object.
+  page.onError = (error: unknown) => {
+    lastReported = { error, eventId: report(error) };
     return lastReported.eventId;
   };
   const tracker: RenderTracker = { deepest: -1 };
   try {
-    return await render(ctx, { ...page, onError }, options, tracker);
+    return await render(ctx, page, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
     const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
@@ -109,7 +111,7 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
       try {
-        return await render(ctx, { ...page, onError, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, options);
+        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, options);
       } catch {}
     }
     ctx.status = 500;

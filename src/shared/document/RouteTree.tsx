@@ -33,17 +33,19 @@ export function RouteTree(props: RouteTreeProps) {
   const { state, Boundary } = props;
   if (state.error?.boundaryId === null) return <PlainErrorPage error={state.error.error} />;
   // In the browser, an error in the root layout itself still leaves a page.
+  // One props object shared by every level (no spread per level: this runs for every page).
+  const level = <RouteLevel tree={props} depth={0} />;
   return Boundary ? (
     <Boundary fallback={PlainErrorPage} resetKey={state}>
-      <RouteLevel {...props} depth={0} />
+      {level}
     </Boundary>
   ) : (
-    <RouteLevel {...props} depth={0} />
+    level
   );
 }
 
-function RouteLevel({ depth, ...props }: RouteTreeProps & { depth: number }) {
-  const { state, modules, Boundary, tracker } = props;
+function RouteLevel({ tree, depth }: { tree: RouteTreeProps; depth: number }) {
+  const { state, modules, Boundary, tracker } = tree;
   if (tracker && depth > tracker.deepest) tracker.deepest = depth;
   const match = state.matches[depth];
   if (!match) return null;
@@ -54,7 +56,7 @@ function RouteLevel({ depth, ...props }: RouteTreeProps & { depth: number }) {
   if (ErrorComponent && state.error?.boundaryId === match.id) {
     outlet = <ErrorComponent error={state.error.error} />;
   } else if (depth + 1 < state.matches.length) {
-    outlet = <RouteLevel {...props} depth={depth + 1} />;
+    outlet = <RouteLevel tree={tree} depth={depth + 1} />;
     if (ErrorComponent && Boundary) outlet = (
         <Boundary fallback={ErrorComponent} resetKey={state}>
           {outlet}

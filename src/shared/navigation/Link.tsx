@@ -1,5 +1,5 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useContext, useRef } from "react";
-import { RouterContext } from "./router-context";
+import { type Router, RouterContext } from "./router-context";
 
 export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
   href: string;
@@ -18,10 +18,18 @@ const INTENT_DELAY_MS = 100;
  * download), other targets, other origins and links to the same page's fragments are left to
  * the browser, as is everything without JavaScript.
  */
-export function Link({ href, prefetch = "intent", replace, reloadDocument, ...anchor }: LinkProps) {
+export function Link(props: LinkProps) {
   const router = useContext(RouterContext);
+  // The server (no router) renders a plain anchor, with none of the client link's hooks.
+  if (!router || props.reloadDocument) {
+    const { prefetch: _prefetch, replace: _replace, reloadDocument: _reload, ...anchor } = props;
+    return <a {...anchor} />;
+  }
+  return <ClientLink {...props} router={router} />;
+}
+
+function ClientLink({ href, prefetch = "intent", replace, reloadDocument: _reload, router, ...anchor }: LinkProps & { router: Router }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  if (!router || reloadDocument) return <a href={href} {...anchor} />;
 
   const target = () => {
     const url = new URL(href, window.location.href);

@@ -22,3 +22,8 @@ export interface RouteState {
   /** Stylesheets of the entry and of the matched routes' chunks. */
   styles: string[];
 }
+
+/** A resolved state with its stylesheets: fields listed, not spread (this runs for every page, and spreading measured slow). */
+export function withStyles(state: Omit<RouteState, "styles">, styles: string[]): RouteState {
+  return { pattern: state.pattern, matches: state.matches, data: state.data, error: state.error, actionData: state.actionData, styles };
+}
