@@ -98,15 +98,16 @@ interface PageRender {
  */
 async function startDocument(ctx: Context, page: PageRender, options: PageHandlerOptions): Promise<StartedRender | null> {
   let lastReported: { error: unknown; eventId: string | undefined } | undefined;
-  const report = page.onError;
-  // Remembers the shell's error's event id for the error page; page is this request's own object.
-  page.onError = (error: unknown) => {
-    lastReported = { error, eventId: report(error) };
+  // Remembers the shell's error's event id for the error page. Passed beside the page, never
+  // assigned to page.onError: reassigning that field was measured to keep every page's objects
+  // (React's render included) alive past young-generation GC, promoted to the old space.
+  const onError = (error: unknown) => {
+    lastReported = { error, eventId: page.onError(error) };
     return lastReported.eventId;
   };
   const tracker: RenderTracker = { deepest: -1 };
   try {
-    return await render(ctx, page, options, tracker);
+    return await render(ctx, page, onError, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
     const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
@@ -114,7 +115,7 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
       try {
-        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, options);
+        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, onError, options);
       } catch {}
     }
     ctx.status = 500;
@@ -124,7 +125,13 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
   }
 }
 
-async function render(ctx: Context, page: PageRender, options: PageHandlerOptions, tracker?: RenderTracker): Promise<StartedRender> {
+async function render(
+  ctx: Context,
+  page: PageRender,
+  onError: (error: unknown) => string | undefined,
+  options: PageHandlerOptions,
+  tracker?: RenderTracker,
+): Promise<StartedRender> {
   const app = createElement(App, {
     state: page.state,
     modules: options.routes.modules,
@@ -138,7 +145,7 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
     bootstrapModules: [options.manifest.entry.script],
     waitForAll: isCrawler(ctx.get("user-agent")),
     timeoutMs: options.renderTimeoutMs,
-    onError: page.onError,
+    onError,
   });
   ctx.status = page.status;
   // Fixed values, so straight on the response rather than through Koa's normalising setters.
