@@ -1,9 +1,8 @@
 import type { Context, Middleware } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
-import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../shared/document/payload";
+import type { RuntimeConfig } from "../../shared/document/payload";
 import type { RenderTracker } from "../../shared/document/RouteTree";
-import { serializeForScript } from "../../shared/document/serialize";
 import { pagePathOf } from "../../shared/routing/data-request";
 import { type RouteState, withStyles } from "../../shared/routing/route-state";
 import type { BuildManifest } from "../assets/manifest";
@@ -13,6 +12,7 @@ import { allowedMethods, resolveActionRequest } from "./action-request";
 import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
 import { createNonce } from "./nonce";
+import { payloadScript } from "./payload-script";
 import { boundaryAbove, routeError } from "./resolve-route";
 import { type RouteAssets, routeAssets } from "./route-assets";
 import { type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
@@ -28,6 +28,7 @@ export interface PageHandlerOptions extends RouteRequestOptions {
 /** The last middleware: page requests get the streamed document, navigations' data requests JSON. */
 export function pageHandler(options: PageHandlerOptions): Middleware {
   const assetsFor = routeAssets(options.manifest);
+  const scriptFor = payloadScript(options.manifest.buildId, options.runtimeConfig);
   return async (ctx) => {
     const dataPath = pagePathOf(ctx.path);
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
@@ -48,6 +49,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       assets,
       traceMeta: report?.traceMeta() ?? {},
       nonce: createNonce(),
+      scriptFor,
       onError,
     };
     const render = await startDocument(ctx, page, options);
@@ -85,6 +87,7 @@ interface PageRender {
   assets: RouteAssets;
   traceMeta: Record<string, string>;
   nonce: string;
+  scriptFor: (state: RouteState, traceMeta: Record<string, string>) => string;
   onError: (error: unknown) => string | undefined;
 }
 
@@ -95,15 +98,16 @@ interface PageRender {
  */
 async function startDocument(ctx: Context, page: PageRender, options: PageHandlerOptions): Promise<StartedRender | null> {
   let lastReported: { error: unknown; eventId: string | undefined } | undefined;
-  const report = page.onError;
-  // Remembers the shell's error's event id for the error page; page is this request's own object.
-  page.onError = (error: unknown) => {
-    lastReported = { error, eventId: report(error) };
+  // Remembers the shell's error's event id for the error page. Passed beside the page, never
+  // assigned to page.onError: reassigning that field was measured to keep every page's objects
+  // (React's render included) alive past young-generation GC, promoted to the old space.
+  const onError = (error: unknown) => {
+    lastReported = { error, eventId: page.onError(error) };
     return lastReported.eventId;
   };
   const tracker: RenderTracker = { deepest: -1 };
   try {
-    return await render(ctx, page, options, tracker);
+    return await render(ctx, page, onError, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
     const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
@@ -111,7 +115,7 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
       try {
-        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, options);
+        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, onError, options);
       } catch {}
     }
     ctx.status = 500;
@@ -121,13 +125,13 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
   }
 }
 
-async function render(ctx: Context, page: PageRender, options: PageHandlerOptions, tracker?: RenderTracker): Promise<StartedRender> {
-  const payload: DocumentPayload = {
-    state: page.state,
-    buildId: options.manifest.buildId,
-    traceMeta: page.traceMeta,
-    config: options.runtimeConfig,
-  };
+async function render(
+  ctx: Context,
+  page: PageRender,
+  onError: (error: unknown) => string | undefined,
+  options: PageHandlerOptions,
+  tracker?: RenderTracker,
+): Promise<StartedRender> {
   const app = createElement(App, {
     state: page.state,
     modules: options.routes.modules,
@@ -137,11 +141,11 @@ async function render(ctx: Context, page: PageRender, options: PageHandlerOption
   });
   const started = await streamDocument(app, {
     nonce: page.nonce,
-    bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
+    bootstrapScriptContent: page.scriptFor(page.state, page.traceMeta),
     bootstrapModules: [options.manifest.entry.script],
     waitForAll: isCrawler(ctx.get("user-agent")),
     timeoutMs: options.renderTimeoutMs,
-    onError: page.onError,
+    onError,
   });
   ctx.status = page.status;
   // Fixed values, so straight on the response rather than through Koa's normalising setters.

@@ -32,22 +32,49 @@ class RequestLoaderContext implements LoaderContext {
   }
 }
 
-async function settle(load: (context: LoaderContext) => unknown, context: LoaderContext): Promise<Settled> {
+async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
   try {
-    return { ok: true, data: await load(context) };
+    return { ok: true, data: await pending };
   } catch (error) {
     return { ok: false, error };
   }
 }
 
-/** The chain's loaders, all at once; a route without one settles as undefined. */
-function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () => URL): Promise<Settled[]> {
-  return Promise.all(
-    matches.map((match) => {
-      const load = routes.serverHalf(match.id)?.load;
-      return load ? settle(load, new RequestLoaderContext(match.params, url)) : undefined;
-    }),
-  );
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/**
+ * The chain's loaders, all started at once, in order; a route without one settles as undefined.
+ * A loader that answers synchronously is settled on the spot: no promises for the usual chain
+ * (a layout without a loader, a page with a sync one), which measured a visible share of a page.
+ */
+function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () => URL): Settled[] | Promise<Settled[]> {
+  const settled: Settled[] = new Array(matches.length);
+  let pending: Promise<void>[] | undefined;
+  for (let depth = 0; depth < matches.length; depth++) {
+    const match = matches[depth] as RouteMatch;
+    const load = routes.serverHalf(match.id)?.load;
+    if (!load) continue;
+    let result: unknown;
+    try {
+      result = load(new RequestLoaderContext(match.params, url));
+    } catch (error) {
+      settled[depth] = { ok: false, error };
+      continue;
+    }
+    if (!isThenable(result)) {
+      settled[depth] = { ok: true, data: result };
+      continue;
+    }
+    pending ??= [];
+    pending.push(
+      settle(result).then((outcome) => {
+        settled[depth] = outcome;
+      }),
+    );
+  }
+  return pending ? Promise.all(pending).then(() => settled) : settled;
 }
 
 export function routeError(error: unknown, exposeDetails: boolean, eventId: string | undefined): RouteError {
@@ -81,7 +108,8 @@ export async function resolveRoute(
   options: ResolveOptions,
 ): Promise<RouteOutcome> {
   const found = matched ?? routes.table.notFound();
-  const settled = await runLoaders(routes, found.matches, url);
+  const running = runLoaders(routes, found.matches, url);
+  const settled = Array.isArray(running) ? running : await running;
   const data: Record<string, unknown> = {};
   let failure: { depth: number; error: unknown } | undefined;
   for (let depth = 0; depth < settled.length; depth++) {

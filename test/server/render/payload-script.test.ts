@@ -1,0 +1,29 @@
+import { expect, it } from "vitest";
+import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../../src/shared/document/payload";
+import { serializeForScript } from "../../../src/shared/document/serialize";
+import type { RouteState } from "../../../src/shared/routing/route-state";
+import { payloadScript } from "../../../src/server/render/payload-script";
+
+const config: RuntimeConfig = {
+  sentryDsn: null,
+  tunnelPath: "/monitoring",
+  environment: "\u2028staging",
+  release: "</script><script>alert(1)</script>",
+  tracesSampleRate: 0,
+  diagnostics: false,
+  feedback: true,
+};
+
+it("is byte for byte the whole payload serialized, with its fields in order", () => {
+  const state: RouteState = {
+    pattern: "/",
+    matches: [{ id: "root/RootLayout", params: {} }],
+    data: { "root/RootLayout": { text: "<&>" } },
+    error: undefined,
+    actionData: undefined,
+    styles: ["/a.css"],
+  };
+  const traceMeta = { "sentry-trace": "abc-def-1" };
+  const payload: DocumentPayload = { state, buildId: "b1", traceMeta, config };
+  expect(payloadScript("b1", config)(state, traceMeta)).toBe(`window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`);
+});
