@@ -10,7 +10,7 @@ import { csrfDefence } from "./http/csrf";
 import { healthRouter, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
-import { forStateChanging } from "./http/state-changing";
+import { behindGuards } from "./http/state-changing";
 import type { Logger } from "./logger";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
@@ -65,32 +65,33 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(staticAssets(deps.assets.files));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
-  app.use(
-    forStateChanging(
-      csrfDefence({
-        allowedOrigins: env.ALLOWED_ORIGINS,
-        onRefused: (ctx, { check, claimedOrigin }) => {
-          logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
-          deps.observeCsrfRefusal?.(check);
-        },
-      }),
-      bodyParser({
-        maxBytes: env.BODY_MAX_BYTES,
-        // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
-        reader: (ctx) => {
-          const path = pagePathOf(ctx.path) ?? ctx.path;
-          const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
-          return page?.action ? { uploads: page.uploads } : null;
-        },
-        // Status and reason only: bodies and field values are never logged.
-        onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
-      }),
-    ),
-  );
+  // CSRF first, then the body, for state-changing page requests only.
+  const guards = [
+    csrfDefence({
+      allowedOrigins: env.ALLOWED_ORIGINS,
+      onRefused: (ctx, { check, claimedOrigin }) => {
+        logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
+        deps.observeCsrfRefusal?.(check);
+      },
+    }),
+    bodyParser({
+      maxBytes: env.BODY_MAX_BYTES,
+      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+      reader: (ctx) => {
+        const path = pagePathOf(ctx.path) ?? ctx.path;
+        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
+        return page?.action ? { uploads: page.uploads } : null;
+      },
+      // Status and reason only: bodies and field values are never logged.
+      onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
+    }),
+  ];
   // Feedback goes out through error reporting, so it is available exactly when that is on.
   const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
   app.use(
-    pageHandler({
+    behindGuards(
+      guards,
+      pageHandler({
       routes: deps.routes,
       diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       exposeErrors: development,
@@ -102,6 +103,7 @@ export function createApp(deps: AppDependencies): Koa {
       observeRender: deps.observeRender,
       services: { feedback },
     }),
+    ),
   );
   return app;
 }
