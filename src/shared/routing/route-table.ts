@@ -90,9 +90,4 @@ export class RouteTable {
       ],
     };
   }
-
-  /** Every route pattern, for tests and tooling. */
-  patterns(): string[] {
-    return this.#branches.map((branch) => branch.pattern);
-  }
 }
