@@ -1,28 +1,28 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
 import appConfig from "../../src/app/routes";
-import { type AppConfig, type RouteConfig, routeFiles } from "../../src/shared/routing/config";
+import type { AppConfig, RouteConfig } from "../../src/shared/routing/config";
 import { type AppRoutes, createAppRoutes, type LoadedRouteFile } from "../../src/server/routing/app-routes";
+// @ts-expect-error: a build script in plain JavaScript, without types
+import { routeModules } from "../../scripts/build/app-routes.mjs";
 import { ROOT } from "./paths";
 
-const APP_DIR = path.join(ROOT, "src/app");
+interface RouteModuleFile {
+  file: string;
+  absolute: string;
+  serverHalf: string | undefined;
+}
 
 /**
- * The app's routes as the server build assembles them (scripts/build/app-routes.mjs), loaded
- * from the sources, plus routes only tests use, added under the root layout.
+ * The app's routes as the server build assembles them (the same file and server-half rules,
+ * scripts/build/app-routes.mjs), loaded from the sources, plus routes only tests use, added
+ * under the root layout.
  */
 export async function loadAppRoutes(
   extra: { routes: RouteConfig[]; files: Record<string, LoadedRouteFile> } = { routes: [], files: {} },
 ): Promise<AppRoutes> {
   const config: AppConfig = { ...appConfig, routes: [...appConfig.routes, ...extra.routes] };
   const files: Record<string, LoadedRouteFile> = { ...extra.files };
-  for (const file of routeFiles(appConfig)) {
-    const absolute = path.join(APP_DIR, file);
-    const serverHalf = absolute.replace(/\.tsx?$/, ".server.ts");
-    files[file] = {
-      module: await import(absolute),
-      ...(existsSync(serverHalf) ? { server: await import(serverHalf) } : {}),
-    };
+  for (const { file, absolute, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
+    files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
   }
   return createAppRoutes(config, files);
 }

@@ -18,7 +18,7 @@ export interface RouteAssets {
 export function routeAssets(manifest: BuildManifest): (matches: readonly RouteMatch[]) => RouteAssets {
   const known = new Map<string, RouteAssets>();
   return (matches) => {
-    const key = matches.length === 2 ? `${matches[0]?.id}|${matches[1]?.id}` : matches.map((match) => match.id).join("|");
+    const key = matches.map((match) => match.id).join("|");
     let assets = known.get(key);
     if (!assets) {
       const styles = new Set(manifest.entry.styles);

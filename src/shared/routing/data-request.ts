@@ -5,7 +5,7 @@ import type { RouteState } from "./route-state";
  * Client navigation asks for a page's data at `DATA_PREFIX + pathname + search`, sending its
  * build id. One request returns the whole matched chain's loader data.
  */
-export const DATA_PREFIX = "/__data";
+const DATA_PREFIX = "/__data";
 export const BUILD_HEADER = "X-Outpost-Build";
 
 export type DataAnswer =
