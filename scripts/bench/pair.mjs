@@ -4,7 +4,9 @@
 //   node scripts/bench/pair.mjs A,B [rounds=3] [seconds=5] [connections=100]
 // A and B: floor, koa-floor, off (ours, Sentry off), on (ours, Sentry on), or ours with
 // environment variables, e.g. LOG_LEVEL=info or NODE_OPTIONS=--max-semi-space-size=4 (join
-// several with &). Needs taskset (util-linux) and the bench build (npm run bench, or
+// several with &), or build:<dir>[+on] for another build's server (e.g. an A/B of a change:
+// OUTPOST_OUT_DIR=<dir> node scripts/build.mjs first; <dir> relative to the checkout, "+on"
+// for Sentry on). Needs taskset (util-linux) and the bench build (npm run bench, or
 // OUTPOST_OUT_DIR=node_modules/.cache/outpost-bench node scripts/build.mjs).
 import { buildFloorTree } from "./lib/floor-tree.mjs";
 import { pairedRatio } from "./lib/paired.mjs";
@@ -21,6 +23,10 @@ const HELPERS = { floor: "floor-ssr.mjs", "koa-floor": "floor-ssr-koa.mjs" };
 
 function start(name) {
   if (HELPERS[name]) return startHelper(HELPERS[name], { BENCH_OUT: OUT });
+  if (name.startsWith("build:")) {
+    const [outRel, sentry] = name.slice(6).split("+");
+    return startServer(sentry === "on" ? { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` } : {}, { outRel });
+  }
   if (name === "off") return startServer();
   if (name === "on") return startServer({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` });
   return startServer(Object.fromEntries(name.split("&").map((pair) => pair.split(/=(.*)/s).slice(0, 2))));

@@ -4,18 +4,19 @@ import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import type { Env } from "./config/env.server";
 import "./feedback/action-services";
+import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
 import { bodyParser } from "./forms/body-parser";
 import { csrfDefence } from "./http/csrf";
-import { healthRouter, type Readiness } from "./http/health";
+import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { securityHeaders } from "./http/security-headers";
 import { behindGuards } from "./http/state-changing";
+import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
+import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
-import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import { pagePathOf } from "../shared/routing/data-request";
 import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
 
 export interface AppDependencies {
@@ -58,10 +59,9 @@ export function createApp(deps: AppDependencies): Koa {
 
   app.use(requestLog(logger, deps.observeRequest));
   app.use(securityHeaders());
-  const health = healthRouter(deps.readiness);
-  app.use(health.routes());
+  app.use(healthChecks(deps.readiness));
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
-  if (deps.tunnel) app.use(deps.tunnel.router.routes());
+  if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.

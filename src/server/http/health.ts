@@ -1,23 +1,26 @@
-import Router from "@koa/router";
+import type { Context, Middleware } from "koa";
 import { setRouteLabel } from "./request-log";
 
 export interface Readiness {
   ready: boolean;
 }
 
-/** Liveness answers while the process runs; readiness turns 503 once draining starts. */
-export function healthRouter(readiness: Readiness): Router {
-  const router = new Router();
-  router.get("/healthz", (ctx) => {
-    setRouteLabel(ctx.state, "/healthz");
-    ctx.set("Cache-Control", "no-store");
-    ctx.body = { status: "ok" };
-  });
-  router.get("/readyz", (ctx) => {
-    setRouteLabel(ctx.state, "/readyz");
-    ctx.set("Cache-Control", "no-store");
-    ctx.status = readiness.ready ? 200 : 503;
-    ctx.body = { status: readiness.ready ? "ready" : "draining" };
-  });
-  return router;
+/**
+ * Liveness answers while the process runs; readiness turns 503 once draining starts.
+ * Two fixed paths, so a plain comparison rather than a router: this runs in front of every page.
+ */
+export function healthChecks(readiness: Readiness): Middleware {
+  return (ctx, next) => {
+    const { path } = ctx;
+    if ((path !== "/healthz" && path !== "/readyz") || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
+    if (path === "/healthz") answer(ctx, path, 200, "ok");
+    else answer(ctx, path, readiness.ready ? 200 : 503, readiness.ready ? "ready" : "draining");
+  };
+}
+
+function answer(ctx: Context, path: string, status: number, word: string): void {
+  setRouteLabel(ctx.state, path);
+  ctx.set("Cache-Control", "no-store");
+  ctx.status = status;
+  ctx.body = { status: word };
 }
