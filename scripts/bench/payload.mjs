@@ -72,8 +72,9 @@ export async function payload() {
   const home = routeModules(ROOT, APP_DIR, config).find((module) => module.file === config.routes.find((entry) => entry.index)?.file);
   const homeChunk = manifest.routes[home?.id] ?? { script: undefined, imports: [] };
   const initialUrls = [...new Set([manifest.entry.script, ...manifest.entry.modulePreloads, homeChunk.script, ...homeChunk.imports])].filter(Boolean);
-  // With a DSN the entry imports one Sentry chunk right after start: error-reporting, or
-  // tracing (which includes error reporting) where tracing is on. Count it and what it imports.
+  // With a DSN the app's code (the entry, or in production a chunk it imports) imports one
+  // Sentry chunk right after start: error-reporting, or tracing (which includes error
+  // reporting) where tracing is on. Count it and what it imports.
   const startUrls = (name) => {
     const urls = new Set();
     const visit = (out) => {
@@ -82,8 +83,10 @@ export async function payload() {
       urls.add(url);
       for (const i of metafile.outputs[out].imports) if (i.kind === "import-statement") visit(i.path);
     };
-    for (const i of outputOf.get(manifest.entry.script)?.imports ?? []) {
-      if (i.kind === "dynamic-import" && stem(i.path) === name) visit(i.path);
+    for (const url of initialUrls) {
+      for (const i of outputOf.get(url)?.imports ?? []) {
+        if (i.kind === "dynamic-import" && stem(i.path) === name) visit(i.path);
+      }
     }
     return [...urls];
   };
