@@ -35,7 +35,7 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
         .filter((item) => item.kind === "import-statement" && !item.external)
         .map((item) => toUrl(item.path)),
     },
-    routes: routeChunks(outputs, toUrl),
+    routes: routeChunks(metafile, toUrl, cssInputs(metafile, entryMeta.cssBundle)),
     files,
   };
 }
@@ -44,20 +44,30 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
  * Each route module's chunk by route id (its file under the app folder without extension), so
  * the server can preload the matched routes' code. The client build imports every route module
  * dynamically, which makes each an entry point of its own in the metafile.
+ * esbuild's stylesheet for the entry holds the CSS of everything the entry reaches, lazily
+ * too, so a route's own stylesheet adds nothing to it: linked only if it holds CSS the entry's
+ * lacks. (In production every route chunk imports the app's module, root CSS included: see
+ * app-chunk.mjs.)
  */
-function routeChunks(outputs, toUrl) {
+function routeChunks(metafile, toUrl, entryCss) {
   const prefix = `${APP_DIR.replace(/\/+$/, "")}/`;
+  const addsCss = (cssBundle) => [...cssInputs(metafile, cssBundle)].some((input) => !entryCss.has(input));
   const routes = {};
-  for (const [output, meta] of outputs) {
+  for (const [output, meta] of Object.entries(metafile.outputs)) {
     const source = meta.entryPoint?.split("?")[0];
     if (!source?.startsWith(prefix)) continue;
     routes[source.slice(prefix.length).replace(/\.[cm]?[jt]sx?$/, "")] = {
       script: toUrl(output),
       imports: meta.imports.filter((item) => item.kind === "import-statement" && !item.external).map((item) => toUrl(item.path)),
-      styles: meta.cssBundle ? [toUrl(meta.cssBundle)] : [],
+      styles: meta.cssBundle && addsCss(meta.cssBundle) ? [toUrl(meta.cssBundle)] : [],
     };
   }
   return routes;
+}
+
+/** The CSS files a stylesheet of the build was made from. */
+function cssInputs(metafile, cssBundle) {
+  return new Set(cssBundle ? Object.keys(metafile.outputs[cssBundle].inputs) : []);
 }
 
 export async function writeManifest(manifest, outDir) {

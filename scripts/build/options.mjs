@@ -1,10 +1,13 @@
 // esbuild options shared by the production build (scripts/build.mjs) and the dev watcher.
 import path from "node:path";
+import { appChunkPlugin } from "./app-chunk.mjs";
 import { appRoutesPlugin } from "./app-routes.mjs";
 import { builtinsViaRequire, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
+/** What the entry runs: the module every lazily loaded chunk imports first (app-chunk.mjs). */
+export const CLIENT_APP = "src/client/start.tsx";
 /** The product's folder: its route table, pages and layouts (tests build a fixture app instead). */
 export const APP_DIR = process.env.OUTPOST_APP_DIR ?? "src/app";
 export const ASSET_PREFIX = "/assets/";
@@ -30,7 +33,13 @@ export function clientOptions({ outDir, production }) {
     chunkNames: "chunks/[name]-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
-    plugins: [appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client" })],
+    // Development keeps esbuild's own chunks: Fast Refresh re-imports a changed route's chunk,
+    // and were every chunk to import the app's, a change to the app's code would then load a
+    // second copy of it.
+    plugins: [
+      appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client" }),
+      ...(production ? [appChunkPlugin({ root: ROOT, app: CLIENT_APP })] : []),
+    ],
     define: {
       "process.env.NODE_ENV": JSON.stringify(production ? "production" : "development"),
       // Sentry's SDK keeps its debug logging unless told otherwise; production drops it.

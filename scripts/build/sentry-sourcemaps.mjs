@@ -9,6 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { getDebugIdSnippet, stringToUUID } from "@sentry/bundler-plugins/core";
 import { sentryEsbuildPlugin } from "@sentry/bundler-plugins/esbuild";
+import { CLIENT_APP } from "./options.mjs";
 
 /**
  * Debug ids make the maps match without a release; with SENTRY_RELEASE set the upload is
@@ -49,6 +50,7 @@ export function sentrySourceMapsPlugin({ release, outDir }) {
       // Registered first, so these callbacks run before the upstream plugin's.
       tracingGetsItsOwnSdk(build);
       contentDebugIds(build);
+      debugIdWithTheApp(build);
       return upstream.setup(build);
     },
   };
@@ -84,9 +86,26 @@ function contentDebugIds(build) {
   });
 }
 
+/**
+ * Upstream puts the debug id snippet in the entry, and the snippet registers the file it runs
+ * in. The entry only calls the app's module, whose chunk holds the app and React (see
+ * app-chunk.mjs): the snippet goes there, imported at the module's end (imports are hoisted,
+ * and its source map's lines stay the file's).
+ * @param {import("esbuild").PluginBuild} build
+ */
+function debugIdWithTheApp(build) {
+  const app = path.resolve(build.initialOptions.absWorkingDir ?? process.cwd(), CLIENT_APP);
+  build.onLoad({ filter: /.*/, namespace: "file" }, async (args) => {
+    if (args.path !== app || args.suffix) return undefined;
+    const source = await readFile(args.path, "utf8");
+    return { contents: `${source}\nimport "_sentry-debug-id-injection-stub";\n`, loader: LOADERS[path.extname(args.path)] };
+  });
+}
+
 const TRACING_ROOT = path.join("src", "client", "monitoring", "tracing.ts");
 // What the tracing chunk loads a copy of: the SDK, and the app's modules that import it.
-// error-queue.ts is left out: it lives in the entry and must stay one instance.
+// error-queue.ts is left out: it is part of the app's code, run at start, and must stay one
+// instance.
 const COPIED = /[\\/](?:node_modules[\\/]@sentry|src[\\/]shared[\\/]sentry|src[\\/]client[\\/]monitoring[\\/](?!error-queue\.))/;
 const SUFFIX = "?with-tracing";
 const LOADERS = { ".js": "js", ".mjs": "js", ".ts": "ts", ".tsx": "tsx" };

@@ -7,7 +7,7 @@ export function devClientOptions(outDir, env) {
   // Names stay content-hashed as in production (no fixed entry.js): assets are served as
   // immutable, and a reloaded page would keep running the cached old bundle.
   const base = clientOptions({ outDir, production: false });
-  // The browser loads Sentry only with a DSN (src/client/entry.tsx), and chaining its packages'
+  // The browser loads Sentry only with a DSN (src/client/start.tsx), and chaining its packages'
   // own source maps costs ~200 ms per client rebuild. The dev server gets this same
   // environment, so without a DSN that chunk is never fetched.
   const sentry = Boolean(env.PUBLIC_SENTRY_DSN || env.SENTRY_DSN);

@@ -1,45 +1,4 @@
-import clientRoutes from "outpost:client-routes";
-import { hydrateRoot } from "react-dom/client";
-import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
-import { announcingErrors } from "./dev/error-hooks";
-import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
-import { BrowserRouter } from "./navigation/browser-router";
-import { setRouter } from "./navigation/revalidate";
-import { RouterRoot } from "./navigation/RouterRoot";
+// The browser's entry point. Its code is in ./start, which the lazily loaded chunks share.
+import { start } from "./start";
 
-declare global {
-  interface Window {
-    [PAYLOAD_GLOBAL]: DocumentPayload;
-  }
-}
-
-const payload = window[PAYLOAD_GLOBAL];
-const { sentryDsn } = payload.config;
-
-if (sentryDsn) {
-  queueEarlyErrors();
-  const start =
-    payload.config.tracesSampleRate > 0
-      ? import("./monitoring/tracing").then((module) => module.startErrorReportingWithTracing)
-      : import("./monitoring/error-reporting").then((module) => module.startErrorReporting);
-  void start.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
-}
-
-const router = new BrowserRouter(clientRoutes, {
-  buildId: payload.buildId,
-  diagnostics: payload.config.diagnostics,
-  state: payload.state,
-});
-setRouter(router);
-// The server preloaded these chunks (modulepreload), so this waits for no second round trip.
-await clientRoutes.load(payload.state.matches.map((match) => match.id));
-const errorHooks = sentryDsn ? rootErrorHooks : {};
-hydrateRoot(
-  document,
-  <RouterRoot router={router} routes={clientRoutes} payload={payload} />,
-  process.env.NODE_ENV === "development" ? announcingErrors(errorHooks) : errorHooks,
-);
-
-if (process.env.NODE_ENV === "development") {
-  void import("./dev/hot-client").then((module) => module.startHotUpdates());
-}
+await start();

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
 import { receivedItems } from "../support/envelopes";
@@ -129,6 +129,56 @@ describe.skipIf(!hasChromium)("forms in a browser with JavaScript", () => {
     await page.click('button[value="redirect"]');
     await page.waitForURL(`${server.url}/diagnostics/form?redirected=1`);
     expect(await notReloaded(page)).toBe(true);
+    await page.close();
+  });
+
+  it("hydrates the server's error page without warnings, fetching its feedback form only there, and sends it without a reload", async () => {
+    const scripts: string[] = [];
+    const onRequest = (request: Request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    };
+    browser.on("request", onRequest);
+    const feedbackFormChunk = () => scripts.filter((path) => /\/FeedbackForm-\w+\.js$/.test(path));
+    const home = await open("/");
+    expect(feedbackFormChunk()).toEqual([]);
+    await home.close();
+
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      // The document's own 500 is logged by Chromium as a failed load: that one is expected.
+      if (message.location().url === `${server.url}/diagnostics/server-error`) return;
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(`${server.url}/diagnostics/server-error`);
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    // The form's boundary hydrates once its chunk is there: React then owns the element.
+    await page.waitForFunction(() => {
+      const form = document.querySelector('form[action="/feedback"]');
+      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactFiber"));
+    });
+    expect(feedbackFormChunk()).toHaveLength(1);
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+    await page.fill('form[action="/feedback"] textarea[name="message"]', "The server failed me");
+    await page.click('form[action="/feedback"] button[type="submit"]');
+    await page.waitForURL(`${server.url}/feedback?sent=1`);
+    await page.waitForSelector("#feedback-sent");
+    expect(await notReloaded(page)).toBe(true);
+    expect(problems).toEqual([]);
+    browser.off("request", onRequest);
+    await page.close();
+  });
+
+  it("links an error page to /feedback with its event id when the form's chunk cannot be loaded", async () => {
+    const page = await open("/diagnostics/client-error");
+    await page.route(/\/FeedbackForm-\w+\.js$/, (route) => route.abort());
+    await page.click("#throw-render-error");
+    const link = page.locator('a[href^="/feedback"]', { hasText: "Send us feedback" });
+    await expect.poll(() => link.getAttribute("href"), { timeout: 10_000 }).toMatch(/^\/feedback\?eventId=[0-9a-f]{32}$/);
+    expect(await page.locator('form[action="/feedback"]').count()).toBe(0);
     await page.close();
   });
 

@@ -26,3 +26,29 @@ describe("the production client bundle", () => {
     expect(scripts.filter(({ code }) => code.includes(text)).map(({ file }) => file)).toEqual([]);
   });
 });
+
+// scripts/build/app-chunk.mjs: every lazily loaded chunk imports the app's module, so the
+// entry's code is one chunk rather than a dozen small ones, each compressed on its own.
+describe("the production client build's chunks", () => {
+  const manifest = JSON.parse(readFileSync(path.join(DIST, "manifest.json"), "utf8")) as {
+    entry: { modulePreloads: string[] };
+    routes: Record<string, { imports: string[]; styles: string[] }>;
+    files: Record<string, string>;
+  };
+
+  it("holds the app's code in one chunk, which the entry and every route's chunk import", () => {
+    expect(manifest.entry.modulePreloads).toHaveLength(1);
+    const [app] = manifest.entry.modulePreloads;
+    expect(Object.keys(manifest.routes).length).toBeGreaterThan(5);
+    for (const [id, route] of Object.entries(manifest.routes)) expect(route.imports, id).toContain(app);
+  });
+
+  it("gives that chunk the debug id Sentry symbolicates its frames with", () => {
+    const app = manifest.files[manifest.entry.modulePreloads[0] as string] as string;
+    expect(readFileSync(path.join(DIST, "client", app), "utf8")).toMatch(/\n\/\/# debugId=[0-9a-f-]{36}\s*$/);
+  });
+
+  it("links no route stylesheet that only repeats the entry's (which holds every route's CSS)", () => {
+    for (const [id, route] of Object.entries(manifest.routes)) expect(route.styles, id).toEqual([]);
+  });
+});

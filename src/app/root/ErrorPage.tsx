@@ -1,4 +1,4 @@
-import { FeedbackForm } from "../../shared/feedback/FeedbackForm";
+import { LazyFeedbackForm } from "../../shared/feedback/LazyFeedbackForm";
 import { Link } from "../../shared/navigation/Link";
 import type { ErrorBoundaryProps } from "../../shared/routing/module";
 
@@ -12,7 +12,7 @@ export function ErrorPage({ error }: ErrorBoundaryProps) {
       </p>
       {error.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
       <h2>Tell us what happened</h2>
-      <FeedbackForm eventId={error.eventId} />
+      <LazyFeedbackForm eventId={error.eventId} />
     </section>
   );
 }

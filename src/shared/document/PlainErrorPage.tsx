@@ -1,4 +1,4 @@
-import { FeedbackForm } from "../feedback/FeedbackForm";
+import { LazyFeedbackForm } from "../feedback/LazyFeedbackForm";
 import type { RouteError } from "../routing/module";
 
 /** The platform's last resort, when no route's error component can show an error. */
@@ -12,7 +12,7 @@ export function PlainErrorPage({ error }: { error?: RouteError }) {
         </p>
         {error?.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
         <h2>Tell us what happened</h2>
-        <FeedbackForm eventId={error?.eventId} />
+        <LazyFeedbackForm eventId={error?.eventId} />
       </section>
     </main>
   );
