@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
 /** What the Sentry tunnel reports; implemented here with Prometheus counters. */
@@ -28,39 +29,21 @@ export interface Metrics {
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/**
- * A histogram's label-bound children, made once per label combination and then reused:
- * prom-client otherwise validates and hashes the labels on every observation (per request).
- * Routes are patterns and statuses few, so the map stays small.
- */
-function childrenOf<T extends string>(histogram: Histogram<T>) {
-  const children = new Map<string, Histogram.Internal<T>>();
-  return (key: string, labels: Partial<Record<T, string>>) => {
-    let child = children.get(key);
-    if (!child) {
-      child = histogram.labels(labels);
-      children.set(key, child);
-    }
-    return child;
-  };
-}
-
 /** A fresh registry each call (never prom-client's global one), so tests and several servers can coexist. */
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
-  const httpRequestDuration = new Histogram({
+  // Observed on every request: label values method, route and status; route only.
+  const httpRequestDuration = new KeyedHistogram({
     name: "outpost_http_request_duration_seconds",
     help: "HTTP request duration by method, route pattern and status",
-    labelNames: ["method", "route", "status"] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const ssrRenderDuration = new Histogram({
+  const ssrRenderDuration = new KeyedHistogram({
     name: "outpost_ssr_render_duration_seconds",
     help: "Server-side React render duration by route pattern",
-    labelNames: ["route"] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
@@ -117,15 +100,13 @@ export function createMetrics(): Metrics {
     },
   };
 
-  const requestChild = childrenOf(httpRequestDuration);
-  const renderChild = childrenOf(ssrRenderDuration);
   return {
     registry,
     observeRequest(method, route, status, seconds) {
-      requestChild(`${method} ${status} ${route}`, { method, route, status: String(status) }).observe(seconds);
+      httpRequestDuration.observe(`${method} ${status} ${route}`, () => ({ method, route, status: String(status) }), seconds);
     },
     observeRender(route, seconds) {
-      renderChild(route, { route }).observe(seconds);
+      ssrRenderDuration.observe(route, () => ({ route }), seconds);
     },
     tunnelObserver,
     observeCsrfRefusal(check) {
