@@ -1,9 +1,9 @@
 import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
-import type { RouteMatch } from "../../shared/routing/route-table";
 import { withStyles } from "../../shared/routing/route-state";
-import type { RouteAssets } from "./route-assets";
+import type { RouteMatch } from "../../shared/routing/route-table";
 import { resolveActionRequest } from "./action-request";
+import type { RouteAssets } from "./route-assets";
 import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 
 interface DataOptions extends RouteRequestOptions {

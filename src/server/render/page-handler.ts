@@ -5,12 +5,14 @@ import type { RuntimeConfig } from "../../shared/document/payload";
 import type { RenderTracker } from "../../shared/document/RouteTree";
 import { pagePathOf } from "../../shared/routing/data-request";
 import { type RouteState, withStyles } from "../../shared/routing/route-state";
+import type { RouteMatch } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { pipeResponse } from "../http/stream-response";
 import { allowedMethods, resolveActionRequest } from "./action-request";
 import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
+import { type MaybePromise, thenMaybe } from "./maybe-promise";
 import { createNonce } from "./nonce";
 import { payloadScript } from "./payload-script";
 import { boundaryAbove, routeError } from "./resolve-route";
@@ -29,55 +31,63 @@ export interface PageHandlerOptions extends RouteRequestOptions {
 export function pageHandler(options: PageHandlerOptions): Middleware {
   const assetsFor = routeAssets(options.manifest);
   const scriptFor = payloadScript(options.manifest.buildId, options.runtimeConfig);
-  return async (ctx) => {
+  return (ctx) => {
     const dataPath = pagePathOf(ctx.path);
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
-    const request = await resolvePageRequest(ctx, options);
-    if (!request) return;
-    const { outcome, report, onError } = request;
-    if (outcome.type === "redirect") {
-      ctx.body = null;
-      ctx.status = outcome.status;
-      ctx.set("Location", outcome.location);
-      return;
-    }
-    const started = performance.now();
-    const assets = assetsFor(outcome.state.matches);
-    const page: PageRender = {
-      state: withStyles(outcome.state, assets.styles),
-      status: outcome.status,
-      assets,
-      traceMeta: report?.traceMeta() ?? {},
-      nonce: createNonce(),
-      scriptFor,
-      onError,
-    };
-    const render = await startDocument(ctx, page, options);
-    if (!render) return;
-    if (ctx.method === "HEAD") {
-      // The status and headers are known once the shell is; the body is not wanted.
-      render.close(false);
-      return;
-    }
-    const pattern = page.state.pattern;
-    // A visitor who leaves mid-stream should not keep React rendering for nobody.
-    pipeResponse(ctx, render.pipe, (finished) => {
-      render.close(finished);
-      if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);
-    });
+    return thenMaybe(resolvePageRequest(ctx, options), (request) => request && answerPage(ctx, request, options, assetsFor, scriptFor));
   };
 }
 
-/** GET and HEAD run the loaders, POST the route's action first; anything else is 405. */
-async function resolvePageRequest(ctx: Context, options: PageHandlerOptions): Promise<RouteRequest | null> {
-  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
-  const request = ctx.method === "POST" ? await resolveActionRequest(ctx, ctx.path, () => ctx.URL, options) : null;
-  if (!request) {
-    const matched = options.routes.table.match(ctx.path, { diagnostics: options.diagnostics });
-    ctx.set("Allow", allowedMethods(options.routes, matched));
-    ctx.status = 405;
+async function answerPage(
+  ctx: Context,
+  { outcome, report, onError }: RouteRequest,
+  options: PageHandlerOptions,
+  assetsFor: (matches: readonly RouteMatch[]) => RouteAssets,
+  scriptFor: PageRender["scriptFor"],
+): Promise<void> {
+  if (outcome.type === "redirect") {
+    ctx.body = null;
+    ctx.status = outcome.status;
+    ctx.set("Location", outcome.location);
+    return;
   }
-  return request;
+  const started = performance.now();
+  const assets = assetsFor(outcome.state.matches);
+  const page: PageRender = {
+    state: withStyles(outcome.state, assets.styles),
+    status: outcome.status,
+    assets,
+    traceMeta: report?.traceMeta() ?? {},
+    nonce: createNonce(),
+    scriptFor,
+    onError,
+  };
+  const render = await startDocument(ctx, page, options);
+  if (!render) return;
+  if (ctx.method === "HEAD") {
+    // The status and headers are known once the shell is; the body is not wanted.
+    render.close(false);
+    return;
+  }
+  const pattern = page.state.pattern;
+  // A visitor who leaves mid-stream should not keep React rendering for nobody.
+  pipeResponse(ctx, render.pipe, (finished) => {
+    render.close(finished);
+    if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);
+  });
+}
+
+/** GET and HEAD run the loaders, POST the route's action first; anything else is 405. */
+function resolvePageRequest(ctx: Context, options: PageHandlerOptions): MaybePromise<RouteRequest | null> {
+  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
+  return thenMaybe(ctx.method === "POST" ? resolveActionRequest(ctx, ctx.path, () => ctx.URL, options) : null, (request) => {
+    if (!request) {
+      const matched = options.routes.table.match(ctx.path, { diagnostics: options.diagnostics });
+      ctx.set("Allow", allowedMethods(options.routes, matched));
+      ctx.status = 405;
+    }
+    return request;
+  });
 }
 
 /** One document to render: fixed per request but for the state, which an error replaces. */

@@ -1,9 +1,10 @@
-import type { LoaderContext, RouteError } from "../../shared/routing/module";
 import type { Params } from "../../shared/routing/match";
-import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
+import type { LoaderContext, RouteError } from "../../shared/routing/module";
 import type { RouteState } from "../../shared/routing/route-state";
+import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
 import { isNotFoundSignal, isRedirectSignal, type RedirectStatus } from "../../shared/routing/signals";
 import type { AppRoutes } from "../routing/app-routes";
+import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
 
 export type RouteOutcome =
   | { type: "redirect"; location: string; status: RedirectStatus }
@@ -40,16 +41,12 @@ async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
   }
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
-}
-
 /**
  * The chain's loaders, all started at once, in order; a route without one settles as undefined.
  * A loader that answers synchronously is settled on the spot: no promises for the usual chain
  * (a layout without a loader, a page with a sync one), which measured a visible share of a page.
  */
-function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () => URL): Settled[] | Promise<Settled[]> {
+function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () => URL): MaybePromise<Settled[]> {
   const settled: Settled[] = new Array(matches.length);
   let pending: Promise<void>[] | undefined;
   for (let depth = 0; depth < matches.length; depth++) {
@@ -101,15 +98,24 @@ export function boundaryAbove(routes: AppRoutes, matches: readonly RouteMatch[],
  * The shallowest route that did not load decides: a redirect, the not-found page, or its error
  * shown by the nearest error component above it. Real errors are reported, each once.
  */
-export async function resolveRoute(
+export function resolveRoute(
   routes: AppRoutes,
   matched: MatchedRoutes | null,
   url: () => URL,
   options: ResolveOptions,
-): Promise<RouteOutcome> {
+): MaybePromise<RouteOutcome> {
   const found = matched ?? routes.table.notFound();
-  const running = runLoaders(routes, found.matches, url);
-  const settled = Array.isArray(running) ? running : await running;
+  return thenMaybe(runLoaders(routes, found.matches, url), (settled) => outcomeOf(routes, matched, found, settled, url, options));
+}
+
+function outcomeOf(
+  routes: AppRoutes,
+  matched: MatchedRoutes | null,
+  found: MatchedRoutes,
+  settled: Settled[],
+  url: () => URL,
+  options: ResolveOptions,
+): MaybePromise<RouteOutcome> {
   const data: Record<string, unknown> = {};
   let failure: { depth: number; error: unknown } | undefined;
   for (let depth = 0; depth < settled.length; depth++) {

@@ -1,9 +1,10 @@
 import type { Context } from "koa";
+import type { ActionServices } from "../../shared/routing/module";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import { setRouteLabel } from "../http/request-log";
 import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
-import type { ActionServices } from "../../shared/routing/module";
 import type { AppRoutes } from "../routing/app-routes";
+import { type MaybePromise, thenMaybe } from "./maybe-promise";
 import { type RouteOutcome, resolveRoute } from "./resolve-route";
 
 export interface RouteRequestOptions {
@@ -44,18 +45,19 @@ export function errorReporter(ctx: Context, report: RequestReport | undefined, o
  * by route pattern (log, metrics, transaction), run the loaders. `url` is the page's URL,
  * built only for a loader that reads it.
  */
-export async function resolveRouteRequest(
+export function resolveRouteRequest(
   ctx: Context,
   pathname: string,
   url: () => URL,
   options: RouteRequestOptions,
-): Promise<RouteRequest> {
+): MaybePromise<RouteRequest> {
   const matched = options.routes.table.match(pathname, { diagnostics: options.diagnostics });
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, matched?.pattern ?? NOT_FOUND_ROUTE);
   const onError = errorReporter(ctx, report, options);
-  const outcome = await resolveRoute(options.routes, matched, url, { exposeErrors: options.exposeErrors, onError });
-  // A loader's notFound() makes this the not-found page, for reporting as for the visitor.
-  if (matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, report, NOT_FOUND_ROUTE);
-  return { outcome, report, onError };
+  return thenMaybe(resolveRoute(options.routes, matched, url, { exposeErrors: options.exposeErrors, onError }), (outcome) => {
+    // A loader's notFound() makes this the not-found page, for reporting as for the visitor.
+    if (matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, report, NOT_FOUND_ROUTE);
+    return { outcome, report, onError };
+  });
 }
