@@ -35,7 +35,8 @@ export function requestLog(
   return (ctx, next) => {
     const started = performance.now();
     const { res } = ctx;
-    res.once("close", () => {
+    // "close" is emitted once per response; on() spares once()'s wrapper on every request.
+    res.on("close", () => {
       const record: RequestRecord = {
         method: ctx.method,
         route: routeLabel(ctx.state, res.statusCode),

@@ -20,7 +20,8 @@ export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void
     return;
   }
   // Registered before pipeTo runs, so it sees a visitor leaving before the writer does.
-  res.once("close", () => onClosed(res.writableFinished));
+  // "close" is emitted once per response; on() spares once()'s wrapper on every page.
+  res.on("close", () => onClosed(res.writableFinished));
   pipeTo(res);
 }
 

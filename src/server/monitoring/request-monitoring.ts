@@ -53,7 +53,9 @@ const tracedRequest: RequestReport = {
  * the browser reads them only when it traces too.
  */
 class ErrorOnlyRequest implements RequestReport {
-  #name: string | undefined;
+  // The name is only put together for an error: most requests have none.
+  #method: string | undefined;
+  #route: string | undefined;
   readonly #req: IncomingMessage;
 
   constructor(req: IncomingMessage) {
@@ -61,12 +63,13 @@ class ErrorOnlyRequest implements RequestReport {
   }
 
   nameRoute(method: string, route: string): void {
-    this.#name = transactionName(method, route);
+    this.#method = method;
+    this.#route = route;
   }
 
   captureError(error: unknown): string {
     return Sentry.withScope((scope) => {
-      if (this.#name) scope.setTransactionName(this.#name);
+      if (this.#method && this.#route) scope.setTransactionName(transactionName(this.#method, this.#route));
       // The same shape the HTTP integration records; requestData filters it by dataCollection.
       scope.setSDKProcessingMetadata({ normalizedRequest: httpRequestToRequestData(this.#req) });
       scope.setPropagationContext({ traceId: generateTraceId(), sampleRand: Math.random() });

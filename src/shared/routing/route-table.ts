@@ -69,6 +69,9 @@ export class RouteTable {
 
   /** The chain for a pathname, or null when no page is there. */
   match(pathname: string, { diagnostics }: { diagnostics: boolean }): MatchedRoutes | null {
+    // Most requests name a static page exactly as its pattern: one lookup, no splitting.
+    const exact = this.#static.get(pathname);
+    if (exact && (diagnostics || !exact.diagnostic)) return exact.matched;
     const path = splitPath(pathname);
     const known = this.#static.get(`/${path.join("/")}`);
     if (known && (diagnostics || !known.diagnostic)) return known.matched;
