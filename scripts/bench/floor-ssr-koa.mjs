@@ -3,12 +3,12 @@
 // handler (routing, loaders, security headers, request log and metrics).
 import { createServer } from "node:http";
 import Koa from "koa";
-import { renderHome, serve } from "./lib/floor-render.mjs";
+import { renderPage, serve } from "./lib/floor-render.mjs";
 
 const app = new Koa();
 app.use((ctx) => {
   // Streamed past Koa's response handling, as the server's page handler does.
   ctx.respond = false;
-  return renderHome(ctx.res);
+  return renderPage(ctx.res);
 });
 serve(createServer(app.callback()));

@@ -1,5 +1,6 @@
 // Bundled by lib/floor-tree.mjs (packages external) for floor-ssr.mjs: the app's own React
-// tree and the payload the server would render for GET / with Sentry off.
+// tree and the payload the server would render for a page (GET /, or the realistic group's
+// page in its own app) with Sentry off.
 import appRoutes from "outpost:server-routes";
 import { App } from "../../src/shared/document/App.tsx";
 import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
@@ -10,12 +11,12 @@ import { routeAssets } from "../../src/server/render/route-assets.ts";
 // The server's own nonce source, so the floor differs from it only by the framework.
 export { App, createNonce };
 
-export async function homeDocument(manifest) {
-  const { pattern, matches } = appRoutes.table.match("/", { diagnostics: false });
+export async function pageDocument(manifest, pathname) {
+  const { pattern, matches } = appRoutes.table.match(pathname, { diagnostics: false });
   const data = {};
   for (const { id, params } of matches) {
     const load = appRoutes.serverHalf(id)?.load;
-    if (load) data[id] = await load({ params, url: new URL("http://localhost/") });
+    if (load) data[id] = await load({ params, url: new URL(pathname, "http://localhost/") });
   }
   const assets = routeAssets(manifest)(matches);
   const state = { pattern, matches, data, styles: assets.styles };
@@ -26,6 +27,7 @@ export async function homeDocument(manifest) {
     release: manifest.buildId,
     tracesSampleRate: 0,
     diagnostics: false,
+    feedback: false,
   };
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {

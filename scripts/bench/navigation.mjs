@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { buildProduction } from "./lib/build.mjs";
 import { pairedRatio } from "./lib/paired.mjs";
 import { BROWSER_UA, OUT, ROOT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, medianRun, target } from "./lib/stats.mjs";
@@ -23,7 +24,7 @@ function baselineBuild() {
     execFileSync("sh", ["-c", `git archive ${sha} | tar -x -C "${dir}"`], { cwd: ROOT });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
     console.log(`building the baseline ${sha} in ${dir} ...`);
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: dir, env: { PATH: process.env.PATH }, stdio: "inherit" });
+    buildProduction({ root: dir, outRel: "dist" });
   }
   return { dir, sha };
 }

@@ -8,33 +8,40 @@
 // OUTPOST_OUT_DIR=<dir> node scripts/build.mjs first; <dir> relative to the checkout, "+on"
 // for Sentry on). Needs taskset (util-linux) and the bench build (npm run bench, or
 // OUTPOST_OUT_DIR=node_modules/.cache/outpost-bench node scripts/build.mjs).
+// PAIR_APP=realistic: the realistic group's build and page instead (run that group first).
 import { buildFloorTree } from "./lib/floor-tree.mjs";
 import { pairedRatio } from "./lib/paired.mjs";
-import { OUT, startHelper, startServer } from "./lib/proc.mjs";
+import { OUT, OUT_REL, startHelper, startServer } from "./lib/proc.mjs";
+import { OUT_APP, OUT_REL_APP, PAGE } from "./realistic.mjs";
 
 const [a, b] = (process.argv[2] ?? "floor,off").split(",");
 const rounds = Number(process.argv[3] ?? 3);
 const seconds = Number(process.argv[4] ?? 5);
 const connections = Number(process.argv[5] ?? 100);
 
-await buildFloorTree();
+const realistic = process.env.PAIR_APP === "realistic";
+const build = realistic ? { out: OUT_APP, outRel: OUT_REL_APP, page: PAGE } : { out: OUT, outRel: OUT_REL, page: "/" };
+if (!realistic) await buildFloorTree();
 const ingest = await startHelper("fake-ingest.mjs");
 const HELPERS = { floor: "floor-ssr.mjs", "koa-floor": "floor-ssr-koa.mjs" };
 
 function start(name) {
-  if (HELPERS[name]) return startHelper(HELPERS[name], { BENCH_OUT: OUT });
+  if (HELPERS[name]) return startHelper(HELPERS[name], { BENCH_OUT: build.out, BENCH_PAGE: build.page });
+  const sentry = { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` };
   if (name.startsWith("build:")) {
-    const [outRel, sentry] = name.slice(6).split("+");
-    return startServer(sentry === "on" ? { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` } : {}, { outRel });
+    const [outRel, mode] = name.slice(6).split("+");
+    return startServer(mode === "on" ? sentry : {}, { outRel });
   }
-  if (name === "off") return startServer();
-  if (name === "on") return startServer({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` });
-  return startServer(Object.fromEntries(name.split("&").map((pair) => pair.split(/=(.*)/s).slice(0, 2))));
+  const options = { outRel: build.outRel };
+  if (name === "off") return startServer({}, options);
+  if (name === "on") return startServer(sentry, options);
+  return startServer(Object.fromEntries(name.split("&").map((pair) => pair.split(/=(.*)/s).slice(0, 2))), options);
 }
 
 const servers = [await start(a), await start(b)];
 try {
   const { ratio } = await pairedRatio(servers, {
+    path: build.page,
     rounds,
     seconds,
     connections,

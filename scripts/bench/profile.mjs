@@ -1,36 +1,49 @@
 #!/usr/bin/env node
 // CPU profile of the server under one benchmark's load: `node scripts/bench/profile.mjs <scenario>`
-// with scenario ssr-off, ssr-on, ssr-floor, tunnel-1k, tunnel-100k, relay-1k, relay-100k,
-// startup-off or startup-on. Run `npm run bench`
+// with scenario ssr-off, ssr-on, ssr-floor, realistic-off, realistic-on, realistic-floor,
+// realistic-data (the realistic group's page and its data request: run that group first),
+// tunnel-1k, tunnel-100k, relay-1k, relay-100k, startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
 // hottest functions; the .cpuprofile is kept for Chrome DevTools.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
+import { OUT_APP, OUT_REL_APP, PAGE } from "./realistic.mjs";
 
 const scenario = process.argv[2] ?? "ssr-off";
 const seconds = Number(process.argv[3] ?? 10);
 // Beside the build, not in it: every bench build empties its own directory.
+const OUT_URL = `${pathToFileURL(OUT).href}/`;
 const dir = path.join(`${OUT}-profiles`, `${scenario}-${Date.now()}`);
 
 const ingest = await startHelper("fake-ingest.mjs");
 const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
 const nodeFlags = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
+const realistic = scenario.startsWith("realistic");
 const server =
   scenario === "ssr-floor"
     ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT }, { nodeFlags })
-    : scenario.startsWith("relay")
-      ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
-      : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn }, { nodeFlags });
-const load = scenario.startsWith("ssr")
-  ? { url: `${server.origin}/`, headers: { "user-agent": BROWSER_UA }, connections: 100 }
-  : {
-      url: `${server.origin}/monitoring?p=42`,
-      method: "POST",
-      headers: { "content-type": "application/x-sentry-envelope" },
-      envelope: { dsn, size: scenario.endsWith("100k") ? 100 * 1024 : 1024 },
-      connections: 10,
-    };
+    : scenario === "realistic-floor"
+      ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT_APP, BENCH_PAGE: PAGE }, { nodeFlags })
+      : scenario.startsWith("relay")
+        ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
+        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn }, { nodeFlags, ...(realistic ? { outRel: OUT_REL_APP } : {}) });
+const browser = { "user-agent": BROWSER_UA };
+const buildId = () => JSON.parse(readFileSync(path.join(OUT_APP, "manifest.json"), "utf8")).buildId;
+function loadFor() {
+  if (scenario.startsWith("ssr")) return { url: `${server.origin}/`, headers: browser, connections: 100 };
+  if (scenario === "realistic-data") return { url: `${server.origin}/__data${PAGE}`, headers: { ...browser, "x-outpost-build": buildId() }, connections: 10 };
+  if (realistic) return { url: `${server.origin}${PAGE}`, headers: browser, connections: 10 };
+  return {
+    url: `${server.origin}/monitoring?p=42`,
+    method: "POST",
+    headers: { "content-type": "application/x-sentry-envelope" },
+    envelope: { dsn, size: scenario.endsWith("100k") ? 100 * 1024 : 1024 },
+    connections: 10,
+  };
+}
+const load = loadFor();
 // Warm-up and measured run both count: the profile covers the whole process life.
 let requests = 1;
 if (!scenario.startsWith("startup")) {
@@ -57,7 +70,7 @@ const total = [...self.values()].reduce((a, b) => a + b, 0);
 function bucket({ callFrame: { url, functionName } }) {
   if (!url) return functionName; // (garbage collector), (program), (idle), native
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (url.includes("outpost-bench/")) return "app (built src/)";
+  if (url.startsWith(OUT_URL)) return "app (built src/)";
   if (pkg) return pkg[1];
   if (url.startsWith("node:")) return "node: internals";
   return url;
@@ -68,7 +81,7 @@ const functions = new Map();
 for (const [node, us] of self) {
   add(packages, bucket(node), us);
   const { functionName, url, lineNumber } = node.callFrame;
-  add(functions, `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*outpost-bench\//, "")}:${lineNumber + 1}`, us);
+  add(functions, `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\//, "").replace(OUT_URL, "")}:${lineNumber + 1}`, us);
 }
 const print = (title, map, n) => {
   console.log(`\n${title}`);

@@ -2,13 +2,14 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, tunnel, memory, payload, startup, navigation, spool (file left alone)
-import { execFileSync } from "node:child_process";
+//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool (file left alone)
 import os from "node:os";
 import path from "node:path";
+import { buildProduction } from "./lib/build.mjs";
 import { memory } from "./memory.mjs";
 import { navigation } from "./navigation.mjs";
 import { payload } from "./payload.mjs";
+import { realistic } from "./realistic.mjs";
 import { OUT_REL, ROOT } from "./lib/proc.mjs";
 import { renderResults, writeBenchmarks } from "./lib/report.mjs";
 import { spool } from "./spool.mjs";
@@ -23,7 +24,8 @@ delete process.env.SENTRY_AUTH_TOKEN;
 
 const speed = quick ? { rounds: 1, warmupSec: 1, durationSec: 3 } : { rounds: 3, warmupSec: 3, durationSec: 10 };
 const settings = {
-  ssr: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5, connections: 100 } },
+  ssr: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5, connections: 50 } },
+  realistic: { connections: [10, 100], ...speed },
   tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed },
   spool: { size: 1024, connections: 10, ...speed },
   memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
@@ -31,15 +33,11 @@ const settings = {
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
 };
-const groups = { ssr, tunnel, spool, memory, payload, startup, navigation };
+const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation };
 
 const started = Date.now();
 console.log("building the production server (node scripts/build.mjs) ...");
-execFileSync(process.execPath, ["scripts/build.mjs"], {
-  cwd: ROOT,
-  env: { PATH: process.env.PATH, OUTPOST_OUT_DIR: OUT_REL },
-  stdio: "inherit",
-});
+buildProduction();
 
 const results = [];
 for (const [name, run] of Object.entries(groups)) {

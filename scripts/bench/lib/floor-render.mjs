@@ -1,4 +1,5 @@
-// The floors' one render: the app's React tree for GET / with the server's render call
+// The floors' one render: the app's React tree for one page (BENCH_PAGE, default /, of the
+// build in BENCH_OUT) with the server's render call
 // (renderToPipeableStream, pipe one event-loop turn after onShellReady, as
 // src/server/render/stream-document.ts does) and the server's nonce source.
 import { readFileSync } from "node:fs";
@@ -8,12 +9,13 @@ import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 
 const outDir = process.env.BENCH_OUT;
+const page = process.env.BENCH_PAGE ?? "/";
 const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
-const { App, createNonce, homeDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
+const { App, createNonce, pageDocument } = await import(pathToFileURL(path.join(outDir, "floor/tree.mjs")).href);
 
-/** Streams the home page into `res`; resolves once piping has started (or the shell failed). */
-export async function renderHome(res) {
-  const { props, bootstrapScriptContent } = await homeDocument(manifest);
+/** Streams the page into `res`; resolves once piping has started (or the shell failed). */
+export async function renderPage(res) {
+  const { props, bootstrapScriptContent } = await pageDocument(manifest, page);
   return new Promise((resolve) => {
     const { pipe } = renderToPipeableStream(createElement(App, props), {
       nonce: createNonce(),
