@@ -1,7 +1,7 @@
 // esbuild options shared by the production build (scripts/build.mjs) and the dev watcher.
 import path from "node:path";
 import { appRoutesPlugin } from "./app-routes.mjs";
-import { builtinsViaRequire, projectOnlySourceMaps } from "./server-plugins.mjs";
+import { builtinsViaRequire, dedupe, largeJsonAsParse, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
@@ -73,7 +73,13 @@ export function serverOptions({ outDir, buildId }) {
     sourcemap: "linked",
     // Stack traces need only the mappings (and those only for src/: see server-plugins.mjs).
     sourcesContent: false,
-    plugins: [builtinsViaRequire, projectOnlySourceMaps({ root: ROOT }), appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" })],
+    plugins: [
+      builtinsViaRequire,
+      dedupe({ root: ROOT, packages: ["mime-types"] }),
+      largeJsonAsParse,
+      projectOnlySourceMaps({ root: ROOT }),
+      appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" }),
+    ],
     define: { __OUTPOST_BUILD_ID__: JSON.stringify(buildId) },
     logLevel: "warning",
   };

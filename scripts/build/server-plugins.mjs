@@ -1,7 +1,7 @@
-// esbuild plugins for the server build (serverOptions in options.mjs), both for start-up time.
+// esbuild plugins for the server build (serverOptions in options.mjs), all for start-up time.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { decode, encode } from "@jridgewell/sourcemap-codec";
-import { isBuiltin } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 
 /**
@@ -21,6 +21,39 @@ export const builtinsViaRequire = {
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
       loader: "js",
     }));
+  },
+};
+
+/**
+ * One copy of each named package, the project's own (top-level) one, for every importer:
+ * packages pinned to an older major otherwise bundle theirs too, and compiling each copy of
+ * mime-types' mime-db costs start-up time (koa's accepts 1.x brings mime-types 2; accepts 2
+ * itself moved to mime-types 3, the copy koa uses).
+ */
+export function dedupe({ root, packages }) {
+  const resolveFromRoot = createRequire(path.join(root, "package.json")).resolve;
+  const filter = new RegExp(`^(${packages.map((name) => name.replaceAll(".", "\\.")).join("|")})$`);
+  return {
+    name: "dedupe",
+    setup(build) {
+      build.onResolve({ filter }, (args) => ({ path: resolveFromRoot(args.path) }));
+    },
+  };
+}
+
+/**
+ * Large JSON files of packages (mime-db's 200 KB) as `JSON.parse` of a string: V8 scans a string
+ * literal and parses JSON far faster than it compiles the same data as an object literal
+ * (which it does twice in a bundle: once to skip the lazy module, once to run it).
+ */
+export const largeJsonAsParse = {
+  name: "large-json-as-parse",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      if (text.length < 16 * 1024) return undefined;
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(text)))});`, loader: "js" };
+    });
   },
 };
 
