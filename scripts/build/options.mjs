@@ -1,7 +1,7 @@
 // esbuild options shared by the production build (scripts/build.mjs) and the dev watcher.
 import path from "node:path";
 import { appRoutesPlugin } from "./app-routes.mjs";
-import { builtinsViaRequire, dedupe, largeJsonAsParse, projectOnlySourceMaps } from "./server-plugins.mjs";
+import { builtinsViaRequire, dedupe, largeJsonAsParse, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
@@ -76,6 +76,8 @@ export function serverOptions({ outDir, buildId }) {
     plugins: [
       builtinsViaRequire,
       dedupe({ root: ROOT, packages: ["mime-types"] }),
+      // koa-body loads with the first POST body (src/server/forms/koa-body-parsers.ts).
+      ownCopy({ pkg: "zod", importer: "koa-body" }),
       largeJsonAsParse,
       projectOnlySourceMaps({ root: ROOT }),
       appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" }),

@@ -42,6 +42,40 @@ export function dedupe({ root, packages }) {
 }
 
 /**
+ * `pkg` as imported by `importer` (a package loaded lazily) gets a copy of its own, with every
+ * module that copy imports. Modules shared by a lazy chunk and start-up code land in a chunk
+ * that start-up loads: koa-body's `import { z } from "zod"` keeps all of zod and its locales
+ * (≈ 650 KB), which the config's zod/mini would otherwise share with it.
+ */
+export function ownCopy({ pkg, importer }) {
+  const namespace = `own-copy-of-${pkg}`;
+  const byImporter = new RegExp(`[\\\\/]node_modules[\\\\/]${importer.replaceAll(".", "\\.")}[\\\\/]`);
+  return {
+    name: "own-copy",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.[namespace]) return undefined;
+        const inCopy = args.namespace === namespace || (args.path === pkg && byImporter.test(args.importer));
+        if (!inCopy) return undefined;
+        const { path: resolvedPath, namespace: resolvedNamespace, external, errors } = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { [namespace]: true },
+        });
+        if (errors.length > 0) return { errors };
+        return resolvedNamespace === "file" && !external ? { path: resolvedPath, namespace } : { path: resolvedPath, namespace: resolvedNamespace, external };
+      });
+      build.onLoad({ filter: /.*/, namespace }, async (args) => ({
+        contents: await readFile(args.path, "utf8"),
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
+}
+
+/**
  * Large JSON files of packages (mime-db's 200 KB) as `JSON.parse` of a string: V8 scans a string
  * literal and parses JSON far faster than it compiles the same data as an object literal
  * (which it does twice in a bundle: once to skip the lazy module, once to run it).

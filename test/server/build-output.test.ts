@@ -38,6 +38,10 @@ describe("the server build", () => {
     const atStart = new Set([...staticClosure("instrument.js"), ...staticClosure("index.js")]);
     const packages = new Set([...atStart].flatMap((file) => [...bundledPackages(file)]));
     expect([...packages].filter((name) => ["koa-body", "formidable", "co-body", "raw-body", "iconv-lite"].includes(name))).toEqual([]);
+    // zod/mini and its English messages only: koa-body's full zod is its own copy (server-plugins.mjs).
+    const zod = [...atStart].flatMap((file) => bundledModules(file)).filter((module) => module.includes("/zod/"));
+    expect(zod.filter((module) => /\/zod\/v4\/(classic\/|locales\/(?!en\.js))/.test(module))).toEqual([]);
+    expect(zod.some((module) => module.includes("/zod/v4/mini/"))).toBe(true);
   });
 
   it("bundles one copy of mime-db, parsed as JSON (scripts/build/server-plugins.mjs)", () => {
