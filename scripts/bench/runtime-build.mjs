@@ -38,10 +38,11 @@ function compiledAddon(node, abi) {
   const nodeGyp = path.join(execFileSync("npm", ["root", "-g"], { encoding: "utf8" }).trim(), "npm/node_modules/node-gyp/bin/node-gyp.js");
   console.log(`compiling ${ADDON} for Node ABI ${abi} into ${path.relative(ROOT, dir)}/ (once; a few minutes) ...`);
   try {
-    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+    // Its log only when it fails: node-gyp reports every step on stderr.
+    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: "pipe" });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw error;
+    throw new Error(`${ADDON} did not compile for Node ABI ${abi}:\n${String(error.stderr ?? error.message).slice(-3000)}`);
   }
   return dir;
 }
