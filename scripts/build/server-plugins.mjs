@@ -98,6 +98,8 @@ export const largeJsonAsParse = {
  * bundle's line and column rather than a neighbouring file's. A chunk of packages only gets no
  * map at all, so Node does not even read one.
  */
+const VIRTUAL_MODULE = /^[a-z][a-z0-9-]+:/;
+
 export function projectOnlySourceMaps({ root }) {
   // Outside the project counts too: esbuild names a symlinked node_modules by its real path.
   const isProjectCode = (file) => {
@@ -119,7 +121,11 @@ export function projectOnlySourceMaps({ root }) {
             .map(async (file) => {
               const mapPath = path.join(dir, file);
               const map = JSON.parse(await readFile(mapPath, "utf8"));
-              const isVendor = map.sources.map((source) => !isProjectCode(path.resolve(path.dirname(mapPath), source)));
+              // A plugin's virtual module ("builtin-via-require:node:net") is no project code either:
+              // counted as such, it kept the maps of the Sentry chunks (1.2 MB for Node to scan).
+              const isVendor = map.sources.map(
+                (source) => VIRTUAL_MODULE.test(source) || !isProjectCode(path.resolve(path.dirname(mapPath), source)),
+              );
               if (!isVendor.some(Boolean)) return;
               if (isVendor.every(Boolean)) return dropSourceMap(mapPath);
               map.mappings = trimMappings(map.mappings, isVendor);
