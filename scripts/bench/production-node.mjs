@@ -31,7 +31,8 @@ export function productionNode({ fetch = true } = {}) {
       mkdirSync(dir, { recursive: true });
       console.log(`fetching node-linux-${arch}@${version} from the npm registry into ${path.relative(ROOT, dir)}/`);
       const tarball = execFileSync("npm", ["pack", "--silent", `node-linux-${arch}@${version}`], { cwd: dir, encoding: "utf8" }).trim();
-      execFileSync("tar", ["-xzf", tarball, "package/bin/node"], { cwd: dir });
+      // The headers too: runtime-build.mjs compiles the native addon for this Node against them.
+      execFileSync("tar", ["-xzf", tarball, "package/bin/node", "package/include"], { cwd: dir });
       rmSync(path.join(dir, tarball));
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,9 @@ import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { devRefresh, PAGE } from "./dev-refresh.mjs";
-import { freePort, ROOT, sleep, startHelper, startServer } from "./lib/proc.mjs";
+import { cpuMicros, freePort, OUT_REL, ROOT, sleep, startHelper, startServer } from "./lib/proc.mjs";
 import { productionNode, productionNodeVersion } from "./production-node.mjs";
+import { buildFor } from "./runtime-build.mjs";
 import { median, target } from "./lib/stats.mjs";
 
 export async function startup({ spawns, edits }) {
@@ -49,25 +50,38 @@ export async function startup({ spawns, edits }) {
  * Spawn to first /readyz 200 of the production build, Sentry off and on, with this Node and
  * with the production one (the Dockerfile's, see production-node.mjs): start-up depends on
  * the runtime (module loading, Sentry's module hooks). Rounds interleave the configurations.
+ * The target (issue 15) is production's: Sentry on, production's Node; the rest is context.
  */
 async function productionStartup(spawns) {
   const production = productionNode();
-  const runtimes = [{ name: `Node ${process.versions.node}, this machine`, node: process.execPath }];
+  const here = { name: `Node ${process.versions.node}, this machine`, node: process.execPath, outRel: OUT_REL };
+  const runtimes = [here];
+  let unmeasured = production ? undefined : "the production Node is unavailable";
   if (production && production.path !== process.execPath) {
-    runtimes.push({ name: `Node ${production.version}, production`, node: production.path });
+    try {
+      runtimes.push({ name: `Node ${production.version}, production`, node: production.path, outRel: buildFor(production.path), production: true });
+    } catch (error) {
+      unmeasured = `no build for it: ${error.message.split("\n")[0]}`;
+      console.warn(`start-up on Node ${production.version} not measured: ${unmeasured}`);
+    }
+  } else if (production) {
+    here.production = true;
   }
   const ingest = await startHelper("fake-ingest.mjs");
   const configs = runtimes.flatMap((runtime) =>
     [
       ["Sentry off", {}],
       ["Sentry on", { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` }],
-    ].map(([label, env]) => ({ label: `${label}, ${runtime.name}`, env, node: runtime.node, times: [] })),
+    ].map(([label, env]) => ({ label: `${label}, ${runtime.name}`, env, runtime, times: [], cpu: [] })),
   );
   try {
     for (let i = 0; i < spawns; i++) {
       for (const config of configs) {
-        const server = await startServer(config.env, { pollMs: 2, node: config.node });
+        const server = await startServer(config.env, { pollMs: 2, node: config.runtime.node, outRel: config.runtime.outRel });
         config.times.push(server.readyMs);
+        // CPU time used by then (all threads): on a machine shared with other work, wall-clock
+        // start-up mostly measures the wait for a core, this the work itself.
+        config.cpu.push(cpuMicros(server.pid) / 1000);
         await server.stop();
       }
     }
@@ -76,16 +90,19 @@ async function productionStartup(spawns) {
   }
   const rows = [];
   const verdicts = [];
-  for (const { label, times } of configs) {
+  const goal = `Start-up to /readyz, Sentry on, Node ${productionNodeVersion().split(".")[0]} (production) < 400 ms`;
+  for (const { label, env, runtime, times, cpu } of configs) {
     const ms = median(times);
     rows.push([`start-up to /readyz 200, ${label}`, `${Math.round(ms)} ms`, times.map(Math.round).join(" / ")]);
-    verdicts.push(target(`Start-up, ${label} < 500 ms`, ms < 500, `${Math.round(ms)} ms`));
+    rows.push([`CPU time by then, ${label}`, `${Math.round(median(cpu))} ms`, cpu.map(Math.round).join(" / ")]);
+    if (runtime.production && env.SENTRY_DSN) verdicts.push(target(goal, ms < 400, `${Math.round(ms)} ms`));
   }
+  if (unmeasured) verdicts.push(target(goal, false, `not measured: ${unmeasured}`));
   const notes = [
-    `Start-up: ${spawns} fresh processes per configuration (rounds interleaved), /readyz polled every 2 ms from the orchestrator, timed from just before spawn.`,
+    `Start-up: ${spawns} fresh processes per configuration (rounds interleaved), /readyz polled every 2 ms from the orchestrator, timed from just before spawn; the tunnel's spool on (as in production), its native addon compiled for each Node (runtime-build.mjs). Only production's configuration is a target; the other rows are context. CPU time: the server's user + system time (all its threads, from /proc in 10 ms ticks) at that first 200, which contention for the cores inflates far less than the wall clock.`,
   ];
-  if (runtimes.length === 1 && process.version !== `v${productionNodeVersion()}`) {
-    notes.push(`Start-up on the production Node (${productionNodeVersion()}) not measured: see scripts/bench/production-node.mjs.`);
+  if (unmeasured) {
+    notes.push(`Start-up on the production Node (${productionNodeVersion()}) not measured (${unmeasured}): see scripts/bench/production-node.mjs and runtime-build.mjs.`);
   }
   return { rows, verdicts, notes };
 }

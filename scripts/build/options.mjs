@@ -2,7 +2,7 @@
 import path from "node:path";
 import { appChunkPlugin } from "./app-chunk.mjs";
 import { appRoutesPlugin } from "./app-routes.mjs";
-import { builtinsViaRequire, projectOnlySourceMaps } from "./server-plugins.mjs";
+import { builtinsViaRequire, dedupe, largeJsonAsParse, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
@@ -82,7 +82,15 @@ export function serverOptions({ outDir, buildId }) {
     sourcemap: "linked",
     // Stack traces need only the mappings (and those only for src/: see server-plugins.mjs).
     sourcesContent: false,
-    plugins: [builtinsViaRequire, projectOnlySourceMaps({ root: ROOT }), appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" })],
+    plugins: [
+      builtinsViaRequire,
+      dedupe({ root: ROOT, packages: ["mime-types"] }),
+      // koa-body loads with the first POST body (src/server/forms/koa-body-parsers.ts).
+      ownCopy({ pkg: "zod", importer: "koa-body" }),
+      largeJsonAsParse,
+      projectOnlySourceMaps({ root: ROOT }),
+      appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" }),
+    ],
     define: { __OUTPOST_BUILD_ID__: JSON.stringify(buildId) },
     logLevel: "warning",
   };

@@ -1,7 +1,7 @@
-// esbuild plugins for the server build (serverOptions in options.mjs), both for start-up time.
+// esbuild plugins for the server build (serverOptions in options.mjs), all for start-up time.
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { decode, encode } from "@jridgewell/sourcemap-codec";
-import { isBuiltin } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import path from "node:path";
 
 /**
@@ -25,12 +25,81 @@ export const builtinsViaRequire = {
 };
 
 /**
+ * One copy of each named package, the project's own (top-level) one, for every importer:
+ * packages pinned to an older major otherwise bundle theirs too, and compiling each copy of
+ * mime-types' mime-db costs start-up time (koa's accepts 1.x brings mime-types 2; accepts 2
+ * itself moved to mime-types 3, the copy koa uses).
+ */
+export function dedupe({ root, packages }) {
+  const resolveFromRoot = createRequire(path.join(root, "package.json")).resolve;
+  const filter = new RegExp(`^(${packages.map((name) => name.replaceAll(".", "\\.")).join("|")})$`);
+  return {
+    name: "dedupe",
+    setup(build) {
+      build.onResolve({ filter }, (args) => ({ path: resolveFromRoot(args.path) }));
+    },
+  };
+}
+
+/**
+ * `pkg` as imported by `importer` (a package loaded lazily) gets a copy of its own, with every
+ * module that copy imports. Modules shared by a lazy chunk and start-up code land in a chunk
+ * that start-up loads: koa-body's `import { z } from "zod"` keeps all of zod and its locales
+ * (≈ 650 KB), which the config's zod/mini would otherwise share with it.
+ */
+export function ownCopy({ pkg, importer }) {
+  const namespace = `own-copy-of-${pkg}`;
+  const byImporter = new RegExp(`[\\\\/]node_modules[\\\\/]${importer.replaceAll(".", "\\.")}[\\\\/]`);
+  return {
+    name: "own-copy",
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.[namespace]) return undefined;
+        const inCopy = args.namespace === namespace || (args.path === pkg && byImporter.test(args.importer));
+        if (!inCopy) return undefined;
+        const { path: resolvedPath, namespace: resolvedNamespace, external, errors } = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { [namespace]: true },
+        });
+        if (errors.length > 0) return { errors };
+        return resolvedNamespace === "file" && !external ? { path: resolvedPath, namespace } : { path: resolvedPath, namespace: resolvedNamespace, external };
+      });
+      build.onLoad({ filter: /.*/, namespace }, async (args) => ({
+        contents: await readFile(args.path, "utf8"),
+        loader: "js",
+        resolveDir: path.dirname(args.path),
+      }));
+    },
+  };
+}
+
+/**
+ * Large JSON files of packages (mime-db's 200 KB) as `JSON.parse` of a string: V8 scans a string
+ * literal and parses JSON far faster than it compiles the same data as an object literal
+ * (which it does twice in a bundle: once to skip the lazy module, once to run it).
+ */
+export const largeJsonAsParse = {
+  name: "large-json-as-parse",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.json$/ }, async (args) => {
+      const text = await readFile(args.path, "utf8");
+      if (text.length < 16 * 1024) return undefined;
+      return { contents: `module.exports = JSON.parse(${JSON.stringify(JSON.stringify(JSON.parse(text)))});`, loader: "js" };
+    });
+  },
+};
+
+/**
  * Keeps the source maps' mappings for the project's own code only. Bundled packages would make
  * the maps megabytes of mappings, which Node 24 parses at start with --enable-source-maps
  * (≈ 200 ms). A package's code gets an unmapped segment instead, so its stack frames show the
  * bundle's line and column rather than a neighbouring file's. A chunk of packages only gets no
  * map at all, so Node does not even read one.
  */
+const VIRTUAL_MODULE = /^[a-z][a-z0-9-]+:/;
+
 export function projectOnlySourceMaps({ root }) {
   // Outside the project counts too: esbuild names a symlinked node_modules by its real path.
   const isProjectCode = (file) => {
@@ -52,7 +121,11 @@ export function projectOnlySourceMaps({ root }) {
             .map(async (file) => {
               const mapPath = path.join(dir, file);
               const map = JSON.parse(await readFile(mapPath, "utf8"));
-              const isVendor = map.sources.map((source) => !isProjectCode(path.resolve(path.dirname(mapPath), source)));
+              // A plugin's virtual module ("builtin-via-require:node:net") is no project code either:
+              // counted as such, it kept the maps of the Sentry chunks (1.2 MB for Node to scan).
+              const isVendor = map.sources.map(
+                (source) => VIRTUAL_MODULE.test(source) || !isProjectCode(path.resolve(path.dirname(mapPath), source)),
+              );
               if (!isVendor.some(Boolean)) return;
               if (isVendor.every(Boolean)) return dropSourceMap(mapPath);
               map.mappings = trimMappings(map.mappings, isVendor);

@@ -20,8 +20,11 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** esbuild's `// <path>` comment above each module it bundled (node_modules may be a symlink elsewhere). */
+const bundledModules = (file: string) => [...read(file).matchAll(/^\/\/ (\S*node_modules\/\S+)$/gm)].map((match) => match[1] as string);
 const bundledPackages = (file: string) =>
-  new Set([...read(file).matchAll(/^\/\/ node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1] as string));
+  new Set(bundledModules(file).map((module) => /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*\/node_modules\/)/.exec(module)?.[1] as string));
+const serverFiles = () => readdirSync(SERVER, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
 
 describe("the server build", () => {
   it("loads neither Sentry's SDK nor the tunnel's HTTP client at start (they load only with a DSN)", () => {
@@ -29,6 +32,22 @@ describe("the server build", () => {
     const packages = new Set([...atStart].flatMap((file) => [...bundledPackages(file)]));
     expect(packages).toContain("koa");
     expect([...packages].filter((name) => name.startsWith("@sentry/") || name === "undici")).toEqual([]);
+  });
+
+  it("loads the body parsers (koa-body, formidable and theirs) with the first POST body, not at start", () => {
+    const atStart = new Set([...staticClosure("instrument.js"), ...staticClosure("index.js")]);
+    const packages = new Set([...atStart].flatMap((file) => [...bundledPackages(file)]));
+    expect([...packages].filter((name) => ["koa-body", "formidable", "co-body", "raw-body", "iconv-lite"].includes(name))).toEqual([]);
+    // zod/mini and its English messages only: koa-body's full zod is its own copy (server-plugins.mjs).
+    const zod = [...atStart].flatMap((file) => bundledModules(file)).filter((module) => module.includes("/zod/"));
+    expect(zod.filter((module) => /\/zod\/v4\/(classic\/|locales\/(?!en\.js))/.test(module))).toEqual([]);
+    expect(zod.some((module) => module.includes("/zod/v4/mini/"))).toBe(true);
+  });
+
+  it("bundles one copy of mime-db, parsed as JSON (scripts/build/server-plugins.mjs)", () => {
+    const copies = serverFiles().flatMap((file) => bundledModules(file).filter((module) => module.endsWith("/mime-db/db.json")).map(() => file));
+    expect(copies).toHaveLength(1);
+    expect(read(copies[0] as string)).toMatch(/JSON\.parse\(/);
   });
 
   it("bundles @sentry/node and koa only while Sentry's load-time module hooks are off", () => {
@@ -39,7 +58,7 @@ describe("the server build", () => {
   });
 
   it("imports from node_modules only what the production image installs (react, react-dom, better-sqlite3)", () => {
-    const files = readdirSync(SERVER, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    const files = serverFiles();
     const specifiers = (code: string) => [
       ...code.matchAll(/^(?:import|export)\s(?:[^;"']*?\sfrom\s)?"([^".][^"]*)"/gm),
       ...code.matchAll(/\bimport\("([^".][^"]*)"\)/g),

@@ -1,30 +1,27 @@
-import { email, flattenError, object, preprocess, string, type ZodType, type infer as Infer } from "zod";
+// zod/mini, as in config/env.server.ts (which also sets its English messages).
+import { email, flattenError, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type infer as Infer, type ZodMiniType } from "zod/mini";
 
 import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "../../shared/feedback/fields";
 
 /** A blank optional field is an absent one. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const optional = <T extends ZodType>(schema: T) => preprocess(blankToUndefined, schema.optional());
+const optional = <T extends ZodMiniType>(schema: T) => pipe(transform(blankToUndefined), absent(schema));
 
 const feedbackSchema = object({
-  message: string({ error: "Please write a message" })
-    .trim()
-    .min(1, "Please write a message")
-    .max(FEEDBACK_LIMITS.message, `Please keep the message under ${FEEDBACK_LIMITS.message} characters`),
-  name: optional(string({ error: "Expected text" }).trim().max(FEEDBACK_LIMITS.name, `At most ${FEEDBACK_LIMITS.name} characters`)),
+  message: string({ error: "Please write a message" }).check(
+    trim(),
+    minLength(1, "Please write a message"),
+    maxLength(FEEDBACK_LIMITS.message, `Please keep the message under ${FEEDBACK_LIMITS.message} characters`),
+  ),
+  name: optional(string({ error: "Expected text" }).check(trim(), maxLength(FEEDBACK_LIMITS.name, `At most ${FEEDBACK_LIMITS.name} characters`))),
   email: optional(
-    string({ error: "Expected text" })
-      .trim()
-      .max(FEEDBACK_LIMITS.email, `At most ${FEEDBACK_LIMITS.email} characters`)
-      .pipe(email("Please enter a valid email address")),
+    pipe(
+      string({ error: "Expected text" }).check(trim(), maxLength(FEEDBACK_LIMITS.email, `At most ${FEEDBACK_LIMITS.email} characters`)),
+      email("Please enter a valid email address"),
+    ),
   ),
   // Sentry event ids: 32 hex digits (lower case, as Sentry writes them).
-  eventId: optional(
-    string({ error: "Expected an event id" })
-      .trim()
-      .regex(/^[0-9a-fA-F]{32}$/, "Not an event id")
-      .transform((id) => id.toLowerCase()),
-  ),
+  eventId: optional(string({ error: "Expected an event id" }).check(trim(), regex(/^[0-9a-fA-F]{32}$/, "Not an event id"), toLowerCase())),
 });
 
 export type Feedback = Infer<typeof feedbackSchema>;

@@ -1,17 +1,14 @@
 import { unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { multipart } from "formidable";
 import type { Context, Middleware } from "koa";
-import { HttpMethodEnum, koaBody, type ScalarOrArrayFiles } from "koa-body";
+import type { ScalarOrArrayFiles } from "koa-body";
 import { refuse } from "../http/refuse";
 import { BodyRefusedError, bodyRefusal, tooLarge } from "./body-errors";
-import { multipartGuard, type UploadPolicy } from "./multipart-guard";
+import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from "./body-types";
+import type { KoaBodyParsers } from "./koa-body-parsers";
+import type { UploadPolicy } from "./multipart-guard";
 
 export type { UploadPolicy } from "./multipart-guard";
-
-export const FORM_TYPE = "application/x-www-form-urlencoded";
-export const MULTIPART_TYPE = "multipart/form-data";
-export const JSON_TYPE = "application/json";
 
 export interface BodyParserOptions {
   /** Largest body: form fields, JSON, or the fields of a multipart body (`BODY_MAX_BYTES`). */
@@ -29,7 +26,6 @@ export interface BodyParserOptions {
 }
 
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
-const done = async () => {};
 
 /**
  * Parses POST bodies with koa-body into `ctx.request.body` (and accepted files into
@@ -40,42 +36,12 @@ const done = async () => {};
 export function bodyParser(options: BodyParserOptions): Middleware {
   const { maxBytes } = options;
   const uploadDir = options.uploadDir ?? tmpdir();
-  const parseFormOrJson = koaBody({
-    json: true,
-    urlencoded: true,
-    multipart: false,
-    text: false,
-    jsonStrict: true,
-    jsonLimit: maxBytes,
-    formLimit: maxBytes,
-    jsonTypes: [JSON_TYPE],
-    urlencodedTypes: [FORM_TYPE],
-    parsedMethods: [HttpMethodEnum.POST],
-  });
+  // Loaded by the first POST that is read, not at start-up (see koa-body-parsers.ts).
+  let loading: Promise<KoaBodyParsers> | undefined;
+  const loadParsers = () =>
+    (loading ??= import("./koa-body-parsers").then(({ createKoaBodyParsers }) => createKoaBodyParsers({ maxBytes, uploadDir })));
 
-  /** One koa-body per multipart request: its limits depend on the route's upload policy. */
-  const parseMultipart = (ctx: Context, uploads: UploadPolicy | undefined, limit: number) =>
-    koaBody({
-      json: false,
-      urlencoded: false,
-      text: false,
-      multipart: true,
-      multipartTypes: [MULTIPART_TYPE],
-      parsedMethods: [HttpMethodEnum.POST],
-      formidable: {
-        uploadDir,
-        maxFieldsSize: maxBytes,
-        maxFiles: uploads?.maxFiles ?? 0,
-        maxFileSize: uploads?.maxFileBytes ?? 1,
-        maxTotalFileSize: uploads ? uploads.maxFileBytes * uploads.maxFiles : 1,
-        // A file input left empty still sends an empty file part.
-        allowEmptyFiles: true,
-        minFileSize: 0,
-        enabledPlugins: [multipartGuard(limit, uploads), multipart],
-      },
-    })(ctx, done);
-
-  async function parse(ctx: Context, uploads: UploadPolicy | undefined): Promise<void> {
+  async function parse(ctx: Context, parsers: KoaBodyParsers, uploads: UploadPolicy | undefined): Promise<void> {
     const declared = ctx.request.length;
     // No body at all (or an empty one): nothing to parse, whatever the type says.
     if (!declared && !ctx.get("Transfer-Encoding")) {
@@ -86,7 +52,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     if (!type) throw new BodyRefusedError(415, ACCEPTED);
     if (type !== MULTIPART_TYPE) {
       if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
-      await parseFormOrJson(ctx, done);
+      await parsers.formOrJson(ctx);
       return;
     }
     const limit = maxBytes + (uploads ? uploads.maxFileBytes * uploads.maxFiles : 0);
@@ -95,7 +61,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     if (ctx.get("Content-Encoding") && ctx.get("Content-Encoding") !== "identity") {
       throw new BodyRefusedError(415, "Unsupported Content-Encoding for multipart bodies");
     }
-    await parseMultipart(ctx, uploads, limit);
+    await parsers.multipart(ctx, uploads, limit);
     const files = ctx.request.files;
     if (files) ctx.res.once("close", () => void deleteFiles(files));
   }
@@ -104,8 +70,10 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     if (ctx.method !== "POST") return next();
     const reader = options.reader ? options.reader(ctx) : {};
     if (!reader) return next();
+    // Outside the try: parsers that fail to load are the server's fault, not a malformed body.
+    const parsers = await loadParsers();
     try {
-      await parse(ctx, reader.uploads);
+      await parse(ctx, parsers, reader.uploads);
     } catch (error) {
       const refusal = bodyRefusal(error, maxBytes);
       options.onRefused?.(ctx, refusal);

@@ -58,7 +58,9 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
       Sentry.onUncaughtExceptionIntegration(),
       Sentry.onUnhandledRejectionIntegration(),
       Sentry.contextLinesIntegration(),
-      Sentry.nodeContextIntegration(),
+      // Not the culture context: the container's locale and time zone, read through Intl, whose
+      // first use initialises ICU (≈ 20 ms of start-up on Node 24) for a value that never varies.
+      Sentry.nodeContextIntegration({ culture: false }),
     ],
     // Request context without personal data: no IP, cookies, bodies or query strings.
     dataCollection: {

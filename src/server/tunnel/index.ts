@@ -1,10 +1,11 @@
 import type Router from "@koa/router";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import { compileAllowlist } from "./allowlist";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
 import { createReject } from "./reject";
 import { createTunnelRouter } from "./router";
+import { Agent } from "./upstream-agent";
 import { Spool, type SpoolStats } from "./spool";
 import type { TunnelOptions } from "./types";
 

@@ -1,0 +1,56 @@
+// koa-body and formidable (with co-body, raw-body, iconv-lite and a mime-db copy: about 40 % of
+// the server bundle) are only needed once a POST body arrives, so body-parser.ts imports this
+// module on first use and start-up never compiles them.
+import { multipart } from "formidable";
+import type { Context } from "koa";
+import { HttpMethodEnum, koaBody } from "koa-body";
+import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from "./body-types";
+import { multipartGuard, type UploadPolicy } from "./multipart-guard";
+
+export interface KoaBodyParsers {
+  /** Form fields or JSON into `ctx.request.body`. */
+  formOrJson(ctx: Context): Promise<void>;
+  /** A multipart body: fields into `ctx.request.body`, accepted files into `ctx.request.files`. */
+  multipart(ctx: Context, uploads: UploadPolicy | undefined, limit: number): Promise<void>;
+}
+
+const done = async () => {};
+
+export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number; uploadDir: string }): KoaBodyParsers {
+  const parseFormOrJson = koaBody({
+    json: true,
+    urlencoded: true,
+    multipart: false,
+    text: false,
+    jsonStrict: true,
+    jsonLimit: maxBytes,
+    formLimit: maxBytes,
+    jsonTypes: [JSON_TYPE],
+    urlencodedTypes: [FORM_TYPE],
+    parsedMethods: [HttpMethodEnum.POST],
+  });
+  return {
+    formOrJson: (ctx) => parseFormOrJson(ctx, done),
+    // One koa-body per multipart request: its limits depend on the route's upload policy.
+    multipart: (ctx, uploads, limit) =>
+      koaBody({
+        json: false,
+        urlencoded: false,
+        text: false,
+        multipart: true,
+        multipartTypes: [MULTIPART_TYPE],
+        parsedMethods: [HttpMethodEnum.POST],
+        formidable: {
+          uploadDir,
+          maxFieldsSize: maxBytes,
+          maxFiles: uploads?.maxFiles ?? 0,
+          maxFileSize: uploads?.maxFileBytes ?? 1,
+          maxTotalFileSize: uploads ? uploads.maxFileBytes * uploads.maxFiles : 1,
+          // A file input left empty still sends an empty file part.
+          allowEmptyFiles: true,
+          minFileSize: 0,
+          enabledPlugins: [multipartGuard(limit, uploads), multipart],
+        },
+      })(ctx, done),
+  };
+}
