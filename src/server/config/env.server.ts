@@ -82,10 +82,16 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxEnvelopeBytes),
   SENTRY_TUNNEL_SPOOL_MAX_BYTES: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxBytes),
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
-}).refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
-  path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
-  message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",
-});
+  SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: positiveInt.default(TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
+})
+  .refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
+    path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
+    message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",
+  })
+  .refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES, {
+    path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
+    message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES",
+  });
 
 export type Env = Infer<typeof envSchema>;
 
