@@ -52,8 +52,8 @@ export async function spool({ size, connections, rounds, warmupSec, durationSec 
       ["replayed (ingest back)", fmt.kib(size), fmt.int(replayedRps), "", "", runs.map((r) => Math.round(r.replayedRps)).join(" / "), "", ""],
     ],
     verdicts: [
-      target("Spool: envelopes/s acknowledged during an outage >= 1,000", spooledRps >= 1000, fmt.int(spooledRps)),
-      target("Spool: envelopes/s replayed after it >= 1,000", replayedRps >= 1000, fmt.int(replayedRps)),
+      target("Spool: envelopes stored during an ingest outage >= 1,000/s stored", spooledRps >= 1000, `${fmt.int(spooledRps)}/s`),
+      target("Spool: envelopes replayed after it >= 1,000/s replayed", replayedRps >= 1000, `${fmt.int(replayedRps)}/s`),
     ],
     notes: [
       `${connections} connections post ${fmt.kib(size)} envelopes for ${warmupSec} s + ${durationSec} s while nothing listens on the ingest's port (after three refusals the circuit sends envelopes straight to the spool); each 200 follows its commit (WAL, synchronous=FULL, group commit).`,

@@ -81,6 +81,7 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
               maxEnvelopeBytes: env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES,
               maxBytes: env.SENTRY_TUNNEL_SPOOL_MAX_BYTES,
               maxAgeSeconds: env.SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS,
+              maxMemoryBytes: env.SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES,
             },
     });
   } catch (error) {

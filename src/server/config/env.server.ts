@@ -97,10 +97,15 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxEnvelopeBytes),
   SENTRY_TUNNEL_SPOOL_MAX_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxBytes),
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
+  SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
 }).check(
   refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
     path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
     message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",
+  }),
+  refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES, {
+    path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
+    message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES",
   }),
 );
 

@@ -1,4 +1,5 @@
-import { finished, type Readable, Transform } from "node:stream";
+import type { Readable } from "node:stream";
+import { BodyCopy, type CopyRefusal, type HeldBytes } from "./body-copy";
 import { BodyTooLargeError, ClientAbortedError } from "./errors";
 
 export type BodyFailure = "too_large" | "client_aborted";
@@ -16,9 +17,8 @@ export class ClientBody {
   #source: AsyncIterator<Buffer> | undefined;
   readonly #maxBytes: number;
   readonly #declaredBytes: number | undefined;
-  // A copy of the body's chunks (references, not bytes) while it fits the spool: see keep().
-  #kept: Buffer[] | undefined;
-  #overflowed: (() => void) | undefined;
+  // For the spool while the ingest has not answered: see copy().
+  #copy: BodyCopy | undefined;
 
   /** `declaredBytes`: the request's Content-Length, which Node's parser holds the body to. */
   constructor(request: Readable, maxBytes: number, declaredBytes?: number) {
@@ -42,6 +42,7 @@ export class ClientBody {
       this.failure = "too_large";
       throw new BodyTooLargeError("envelope larger than the size limit");
     }
+    this.#copy?.add(chunk);
     return chunk;
   }
 
@@ -57,41 +58,41 @@ export class ClientBody {
   }
 
   /**
-   * The rest of the body, read here rather than streamed (the ingest is known to be down):
-   * `head` and everything after it, or undefined once it exceeds `limit` bytes.
+   * Keeps the chunks read from now on, `head` first, for the spool (see BodyCopy): bodies that
+   * arrived whole while their header was read cost nothing more and skip the budget.
    */
-  async readAll(head: readonly Buffer[], limit: number): Promise<Buffer | undefined> {
-    const chunks = [...head];
-    let length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) {
-      length += chunk.length;
-      if (length > limit) return undefined;
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, length);
+  copy(head: readonly Buffer[], limit: number, budget: HeldBytes): BodyCopy {
+    this.#copy = new BodyCopy(this.receivedAll ? undefined : budget, limit, this.#declaredBytes);
+    for (const chunk of head) this.#copy.add(chunk);
+    return this.#copy;
   }
 
   /**
-   * The whole body as streamed upstream, for the spool when the ingest failed: read to its end if
-   * the ingest stopped reading it. undefined when it is larger than `toStream`'s `keepUpTo`, or
-   * the client left.
+   * The whole body as copied since copy(), reading what is left of it (the ingest stopped
+   * reading, or is not asked at all). undefined when it was not kept or the client left; the
+   * copy is released either way.
    */
   async whole(): Promise<Buffer | undefined> {
-    const request = this.#request as Readable & { complete?: boolean };
-    if (!this.#kept) return undefined;
-    if (!request.readableEnded) {
-      request.unpipe();
-      const ended = new Promise<void>((resolve) => {
-        const stop = finished(request, { writable: false }, () => {
-          stop();
-          resolve();
-        });
-        this.#overflowed = resolve;
-      });
-      request.resume();
-      await ended;
+    const copy = this.#copy;
+    if (!copy) return undefined;
+    try {
+      while (copy.kept && (await this.read()) !== undefined) {}
+      return copy.concat();
+    } catch {
+      return undefined;
+    } finally {
+      copy.release();
     }
-    return this.#kept && request.complete !== false && request.readableEnded ? Buffer.concat(this.#kept) : undefined;
+  }
+
+  /** Why the body was not kept for the spool, if it was not. */
+  get copyRefusal(): CopyRefusal | undefined {
+    return this.#copy?.refusal;
+  }
+
+  /** Gives back the copy's reservation, once the ingest took the body. */
+  releaseCopy(): void {
+    this.#copy?.release();
   }
 
   /** Stops reading and detaches from the request, leaving it intact. */
@@ -100,49 +101,20 @@ export class ClientBody {
   }
 
   /**
-   * The upstream request body: the chunks already peeked, then the rest piped through a
-   * counter. Pulled by undici, so a slow ingest slows the client down instead of filling
-   * memory; an error (too large, client gone) destroys the stream, which aborts the upstream
-   * request, while the request itself is only unpiped, left intact for the answer.
+   * The upstream request body: the chunks already peeked, then the rest as read. Pulled by
+   * undici one chunk at a time, so a slow ingest slows the client down instead of filling memory,
+   * and nothing is buffered between the request and the upstream socket. An error (too large,
+   * client gone) ends the iteration, which aborts the upstream request, while the request itself
+   * is left intact for the answer; `onError` hears of it first.
    */
-  async toStream(head: readonly Buffer[], keepUpTo = 0): Promise<Readable> {
-    await this.release();
-    const request = this.#request;
-    if (keepUpTo > 0 && (this.#declaredBytes ?? 0) <= keepUpTo) this.#keep(head, keepUpTo);
-    const counted = new Transform({
-      transform: (chunk: Buffer, _encoding, done) => {
-        this.bytes += chunk.length;
-        if (this.bytes <= this.#maxBytes) return done(null, chunk);
-        this.failure = "too_large";
-        request.unpipe(counted);
-        done(new BodyTooLargeError("envelope larger than the size limit"));
-      },
-    });
+  async *upload(head: readonly Buffer[], onError: () => void): AsyncGenerator<Buffer> {
     // Already counted while the header was peeked.
-    for (const chunk of head) counted.push(chunk);
-    const stopWatching = finished(request, { writable: false }, (error) => {
-      stopWatching();
-      if (!error || counted.destroyed) return;
-      this.failure ??= "client_aborted";
-      request.unpipe(counted);
-      counted.destroy(new ClientAbortedError("client aborted the upload"));
-    });
-    counted.once("close", () => request.unpipe(counted));
-    return request.pipe(counted);
-  }
-
-  /** Holds on to the chunks as they pass, while there are at most `limit` bytes of them. */
-  #keep(head: readonly Buffer[], limit: number): void {
-    const kept = [...head];
-    let length = this.bytes;
-    const onData = (chunk: Buffer) => {
-      length += chunk.length;
-      if (length <= limit) return void kept.push(chunk);
-      this.#kept = undefined;
-      this.#request.off("data", onData);
-      this.#overflowed?.();
-    };
-    this.#kept = kept;
-    this.#request.on("data", onData);
+    yield* head;
+    try {
+      for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) yield chunk;
+    } catch (error) {
+      onError();
+      throw error;
+    }
   }
 }

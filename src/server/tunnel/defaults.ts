@@ -31,6 +31,13 @@ export const DEFAULT_SPOOL_DIR = ".outpost/spool";
 /** 1 MiB: errors, sessions, feedback and client reports fit; replays and attachments stream and get 503 in an outage. */
 export const DEFAULT_SPOOL_MAX_ENVELOPE_BYTES = 1024 * 1024;
 
+/**
+ * 8 MiB of streamed envelopes held in memory until the ingest answers, across all uploads: a
+ * burst of large uploads costs at most this much more than relaying them, and at least eight
+ * envelopes of the largest spooled size can still be spooled if the ingest fails mid-upload.
+ */
+export const DEFAULT_SPOOL_MAX_MEMORY_BYTES = 8 * 1024 * 1024;
+
 export const DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 
 /** A day: older errors are of little use, and Sentry's ingest drops events older than its retention window anyway. */
@@ -47,5 +54,6 @@ export const TUNNEL_DEFAULTS = {
   spoolDir: DEFAULT_SPOOL_DIR,
   spoolMaxEnvelopeBytes: DEFAULT_SPOOL_MAX_ENVELOPE_BYTES,
   spoolMaxBytes: DEFAULT_SPOOL_MAX_BYTES,
+  spoolMaxMemoryBytes: DEFAULT_SPOOL_MAX_MEMORY_BYTES,
   spoolMaxAgeSeconds: DEFAULT_SPOOL_MAX_AGE_SECONDS,
 } as const;

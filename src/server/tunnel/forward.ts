@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
 import { streamResponse } from "../http/stream-response";
@@ -62,22 +63,35 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
 
 /**
  * The upstream request body. An envelope that arrived whole while its header was read (most
- * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first.
+ * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first, copied
+ * for the spool while it fits (see BodyCopy).
  */
-async function upstreamBody(body: ClientBody, head: readonly Buffer[], keepUpTo: number, onUploadError: () => void) {
+async function upstreamBody(body: ClientBody, head: readonly Buffer[], spool: Spool | undefined, onUploadError: () => void) {
   if (body.receivedAll) {
     await body.release();
     return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   }
-  const stream = await body.toStream(head, keepUpTo);
-  // Always listened to: undici detaches its own listener once the upload is done, and an
-  // unhandled stream error would take the process down.
-  stream.on("error", onUploadError);
-  return stream;
+  if (spool) body.copy(head, spool.maxEnvelopeBytes, spool.held);
+  return body.upload(head, onUploadError);
 }
 
 /** Sends the envelope to the ingest and its answer back. */
 export async function forward(
+  ctx: Context,
+  config: ForwardConfig,
+  upstream: Upstream,
+  body: ClientBody,
+  head: readonly Buffer[],
+): Promise<void> {
+  try {
+    await forwardOnce(ctx, config, upstream, body, head);
+  } finally {
+    // Whatever happened, the copy's share of the memory budget goes back.
+    body.releaseCopy();
+  }
+}
+
+async function forwardOnce(
   ctx: Context,
   config: ForwardConfig,
   upstream: Upstream,
@@ -91,12 +105,12 @@ export async function forward(
   const pending = () => spoolPending(upstream, headers, receivedAt);
   if (spool && !spool.circuit.tryUpstream()) {
     // Known to be down: straight to the spool rather than waiting for another timeout.
-    const envelope = await readForSpool(ctx, spool, body, head).catch(() => undefined);
+    const envelope = await readForSpool(spool, body, head);
     if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
-    return spoolAndAnswer(ctx, config, spool, pending(), envelope, [503, "upstream_unreachable", "circuit open"]);
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope ?? body.copyRefusal, [503, "upstream_unreachable", "circuit open"]);
   }
   let response: Dispatcher.ResponseData | undefined;
-  const requestBody = await upstreamBody(body, head, spool?.maxEnvelopeBytes ?? 0, () => {
+  const requestBody = await upstreamBody(body, head, spool, () => {
     // Before the answer, the pending request rejects and is answered below; errors that are not
     // the client's surface on the response body, which Koa handles.
     if (!response || !body.failure) return;
@@ -114,12 +128,12 @@ export async function forward(
       path: upstream.path,
       method: "POST",
       headers,
-      body: requestBody,
+      // Documented to take an AsyncIterable (Dispatcher.md), which its types leave out.
+      body: requestBody as Buffer | Readable,
       headersTimeout: config.headersTimeoutMs,
       bodyTimeout: config.bodyTimeoutMs,
     });
   } catch (error) {
-    if (!Buffer.isBuffer(requestBody)) requestBody.destroy();
     const failure = failureOf(config, body, error);
     if (!spool) return config.reject(ctx, ...failure);
     if (body.failure) {
@@ -127,8 +141,7 @@ export async function forward(
       return config.reject(ctx, ...failure);
     }
     spool.circuit.failed();
-    const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
-    return spoolAndAnswer(ctx, config, spool, pending(), envelope, failure);
+    return spoolWhole(ctx, config, spool, pending(), body, requestBody, failure);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
@@ -136,10 +149,10 @@ export async function forward(
     if (INGEST_DOWN_STATUSES.has(response.statusCode)) {
       spool.circuit.failed();
       response.body.dump().catch(() => {});
-      const envelope = Buffer.isBuffer(requestBody) ? requestBody : await body.whole();
       const status = response.statusCode;
-      return spoolAndAnswer(ctx, config, spool, pending(), envelope, [status, "upstream_unreachable", "", { status }]);
+      return spoolWhole(ctx, config, spool, pending(), body, requestBody, [status, "upstream_unreachable", "", { status }]);
     }
+    body.releaseCopy();
     spool.circuit.succeeded();
     spool.rateLimits.update(upstream, response);
   }
@@ -157,6 +170,22 @@ export async function forward(
     return;
   }
   await relayAnswer(ctx, response);
+}
+
+/** After the ingest failed: the envelope as sent, read to its end if need be, to the spool. */
+async function spoolWhole(
+  ctx: Context,
+  config: ForwardConfig,
+  spool: Spool,
+  pending: Pending,
+  body: ClientBody,
+  sent: Buffer | AsyncGenerator<Buffer>,
+  failure: Rejection,
+): Promise<void> {
+  const envelope = Buffer.isBuffer(sent) ? sent : await body.whole();
+  // The client left while the rest was read: nothing to acknowledge.
+  if (!envelope && body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
+  return spoolAndAnswer(ctx, config, spool, pending, envelope ?? body.copyRefusal, failure);
 }
 
 function spoolPending(upstream: Upstream, headers: Record<string, string>, receivedAt: number): Pending {

@@ -101,5 +101,6 @@ function createSpool(options: TunnelOptions, dispatcher: Dispatcher, headersTime
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);
   positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
+  if (spool.maxMemoryBytes !== undefined) positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes);
   return new Spool(spool, { dispatcher, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
 }

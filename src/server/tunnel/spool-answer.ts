@@ -1,4 +1,5 @@
 import type { Context } from "koa";
+import type { CopyRefusal } from "./body-copy";
 import type { ClientBody } from "./body-limit";
 import { parseContentEncoding } from "./envelope-header";
 import type { ForwardConfig } from "./forward";
@@ -19,21 +20,23 @@ export interface Pending {
 
 /**
  * The ingest could not take the envelope (`failure` says why): store it and answer 200 `{}` once
- * it is on disk, as the ingest would have. Without the whole envelope (larger than the spool
- * takes) or when the write fails, 503 with Retry-After, and nothing is stored.
+ * it is on disk, as the ingest would have. Without the whole envelope (`envelope` says why not:
+ * larger than the spool takes, or not kept for lack of memory) or when the write fails, 503 with
+ * Retry-After, and nothing is stored.
  */
 export async function spoolAndAnswer(
   ctx: Context,
   config: ForwardConfig,
   spool: Spool,
   pending: Pending,
-  envelope: Buffer | undefined,
+  envelope: Buffer | CopyRefusal | undefined,
   failure: Rejection,
 ): Promise<void> {
   const cause = { cause: failure[1], ...failure[3] };
-  if (!envelope || envelope.length > spool.maxEnvelopeBytes) {
+  if (!Buffer.isBuffer(envelope) || envelope.length > spool.maxEnvelopeBytes) {
     ctx.set("Retry-After", RETRY_AFTER_SECONDS);
-    config.reject(ctx, 503, "spool_too_large", "Sentry ingest unavailable, retry later", cause);
+    const reason = typeof envelope === "string" ? envelope : "spool_too_large";
+    config.reject(ctx, 503, reason, "Sentry ingest unavailable, retry later", cause);
     return;
   }
   try {
@@ -48,17 +51,14 @@ export async function spoolAndAnswer(
   ctx.body = {};
 }
 
-/** With the ingest known to be down: the envelope read here, whole, if the spool takes its size. */
-export async function readForSpool(
-  ctx: Context,
-  spool: Spool,
-  body: ClientBody,
-  head: readonly Buffer[],
-): Promise<Buffer | undefined> {
-  const declared = Number(ctx.req.headers["content-length"]);
-  if (declared > spool.maxEnvelopeBytes) {
+/**
+ * With the ingest known to be down: the envelope read here, whole, if the spool takes its size
+ * and the memory budget has room for it; undefined (the body left unread) otherwise.
+ */
+export async function readForSpool(spool: Spool, body: ClientBody, head: readonly Buffer[]): Promise<Buffer | undefined> {
+  if (!body.copy(head, spool.maxEnvelopeBytes, spool.held).kept) {
     await body.release();
     return undefined;
   }
-  return body.readAll(head, spool.maxEnvelopeBytes);
+  return body.whole();
 }

@@ -11,8 +11,10 @@ export type RejectReason =
   | "upstream_unreachable"
   | "upstream_timeout"
   | "client_aborted"
-  // The ingest failed and the envelope could not be spooled: too large, or the write failed.
+  // The ingest failed and the envelope could not be spooled: too large, not kept for lack of
+  // memory (see SpoolOptions.maxMemoryBytes), or the write failed.
   | "spool_too_large"
+  | "spool_busy"
   | "spool_failed";
 
 /** Counters for the operators' metrics; a plain object is enough in tests. */

@@ -42,6 +42,7 @@ describe("loadEnv", () => {
     ["SENTRY_TUNNEL_PATH", "monitoring"],
     ["NODE_ENV", "staging"],
     ["BODY_MAX_BYTES", "0"],
+    ["SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES", "0"],
     ["ALLOWED_ORIGINS", "https://example.com/path"],
     ["ALLOWED_ORIGINS", "https://ok.example,*"],
     ["ALLOWED_ORIGINS", "ftp://files.example"],
@@ -49,6 +50,12 @@ describe("loadEnv", () => {
   ])("names %s when it is %j", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));
+  });
+
+  it("wants the spool's memory budget to hold its largest envelope", () => {
+    expect(loadEnv({}).SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES).toBe(8 * 1024 * 1024);
+    const small = { SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: "1000", SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES: "1001" };
+    expect(() => loadEnv(small)).toThrow(/SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES.*SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES/);
   });
 
   it("normalises ALLOWED_ORIGINS as browsers send origins", () => {

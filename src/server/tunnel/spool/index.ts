@@ -1,4 +1,6 @@
 import type { Dispatcher } from "undici";
+import { HeldBytes } from "../body-copy";
+import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
 import type { ContentEncoding } from "../envelope-header";
 import type { TunnelLogger, TunnelObserver } from "../types";
 import type { Backoff } from "./backoff";
@@ -20,6 +22,12 @@ export interface SpoolOptions {
   maxEnvelopeBytes: number;
   maxBytes: number;
   maxAgeSeconds: number;
+  /**
+   * Bytes of streamed envelopes held in memory, across uploads, until the ingest answers, so
+   * that one it fails mid-way can still be spooled; past it an envelope streams without a copy
+   * and gets 503 if the ingest then fails. At least maxEnvelopeBytes.
+   */
+  maxMemoryBytes?: number;
   /** Deliveries at once while the ingest is up. */
   concurrency?: number;
   /** Consecutive failures that open the circuit. */
@@ -54,6 +62,7 @@ export class Spool {
   readonly circuit: Circuit;
   readonly rateLimits = new UpstreamRateLimits();
   readonly maxEnvelopeBytes: number;
+  readonly held: HeldBytes;
   readonly #store: SpoolStore;
   readonly #writer: SpoolWriter;
   readonly #worker: ReplayWorker;
@@ -67,7 +76,12 @@ export class Spool {
     if (options.maxEnvelopeBytes > options.maxBytes) {
       throw new Error("Sentry tunnel: spool maxEnvelopeBytes must not exceed spool maxBytes");
     }
+    const maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES;
+    if (options.maxEnvelopeBytes > maxMemoryBytes) {
+      throw new Error("Sentry tunnel: spool maxMemoryBytes must not be less than spool maxEnvelopeBytes");
+    }
     this.maxEnvelopeBytes = options.maxEnvelopeBytes;
+    this.held = new HeldBytes(maxMemoryBytes);
     this.#maxAgeMs = options.maxAgeSeconds * 1000;
     this.#context = context;
     this.#store = options.store ?? SpoolStore.open(options.dir, logger);
