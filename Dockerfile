@@ -29,6 +29,13 @@ RUN --mount=type=secret,id=sentry_auth_token \
 # The server build bundles its packages; the few it leaves external (react, react-dom,
 # better-sqlite3) and what they depend on are all the runtime needs from node_modules.
 RUN node scripts/image/runtime-modules.mjs /app/runtime
+# Node's module compile cache for the server, filled by starting it once here: a container's
+# first start then loads compiled code instead of compiling the server (BENCHMARKS.md, start-up).
+# Made with the image's Node, for the paths it runs from (/app/dist, /app/node_modules), and by
+# the user it runs as: Node keeps one cache per user id. Readable by all, since COPY makes it root's.
+RUN mkdir /app/compile-cache && chown 1000:1000 /app/compile-cache
+USER 1000:1000
+RUN node scripts/image/warm-compile-cache.mjs /app/compile-cache && chmod -R a+rX /app/compile-cache
 
 FROM base AS runtime
 # tini as PID 1 forwards SIGTERM to node and reaps zombies.
@@ -44,6 +51,9 @@ ENV NODE_ENV=production \
 COPY --from=build /app/runtime/node_modules ./node_modules
 COPY package.json ./
 COPY --from=build /app/dist ./dist
+# Read-only to the app user: Node reads it and skips writing to it (checked in the image smoke test).
+COPY --from=build /app/compile-cache ./compile-cache
+ENV NODE_COMPILE_CACHE=/app/compile-cache
 RUN mkdir -p /var/lib/outpost/spool && chown 1000:1000 /var/lib/outpost/spool
 ENV SENTRY_TUNNEL_SPOOL_DIR=/var/lib/outpost/spool
 VOLUME /var/lib/outpost/spool

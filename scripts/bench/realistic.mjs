@@ -43,7 +43,7 @@ export async function realistic({ connections, rounds, warmupSec, durationSec })
     const tableBytes = /<table>.*<\/table>/s.exec(bodies.floor)?.[0].length ?? 0;
     const dataRows = JSON.parse(bodies[DATA]).state?.data?.Products?.rows?.length;
     console.log(`realistic page: ${bodies.floor.length} B (table ${tableBytes} B), identical to ours with Sentry on once normalised: ${same ? "yes" : "NO"}; data request ${bodies[DATA].length} B, ${dataRows} rows`);
-    const results = await measureInterleaved(targets, { connections, rounds, warmupSec, durationSec });
+    const results = await measureInterleaved(targets, { connections, rounds, warmupSec, durationSec, pinned: true });
 
     const rows = [];
     const verdicts = [];
@@ -70,6 +70,7 @@ export async function realistic({ connections, rounds, warmupSec, durationSec })
         `The page: a bench-only app (${APP_DIR}: root layout with header, nav and footer; the products route, whose loader makes ${fmt.int(ROWS)} rows of id, name, price and date for each request) built by \`node scripts/build.mjs\` with OUTPOST_APP_DIR into ${OUT_REL_APP}/, served by the product's server, whose createApp gets that build's routes. The floor (floor-ssr.mjs, BENCH_PAGE=${PAGE}) is bare node:http running the same loader and rendering the same tree with the same renderToPipeableStream call.`,
         `Response bodies: floor ${bodies.floor.length} B (the table ${tableBytes} B, the hydration data script the rest), ours with Sentry off ${bodies["ours, Sentry off"].length} B, with Sentry on ${bodies[SENTRY_ON].length} B. Identical to the floor once nonces and timestamps are normalised (and, Sentry on, without trace tags, DSN and feedback flag): ${same ? "yes" : "NO"}.`,
         `Data request: GET /__data${PAGE} with X-Outpost-Build, what a client navigation to the page fetches: ${bodies[DATA].length} B of JSON (${dataRows} rows). Its "× floor" compares it with the floor's page render.`,
+        "Every server here is pinned to CPU 0 and the load generator to CPU 1 (taskset): unpinned, a server's runs at 100 connections fell into two modes about 1.6× apart (the floor's too: 66 and 115 req/s), as the scheduler did or did not put the load generator, busy reading 100 streams of 180 KB, on the server's core.",
         CPU_NOTE,
       ],
     };

@@ -1,20 +1,24 @@
 // Load runs that compare servers on the shared machine: rounds interleave the servers, so drift
 // hits all of them alike, and each run also yields the server's CPU time per request.
-import { BROWSER_UA, cpuMicros, runWorker } from "./proc.mjs";
+import { BROWSER_UA, cpuMicros, pinToCpu0, runWorker } from "./proc.mjs";
 import { fmt, medianRun } from "./stats.mjs";
 
 /**
  * `targets`: { name: { proc, url, headers? } } (headers default to a browser's User-Agent).
  * Returns the median run of each target at each connection count, keyed `name|connections`.
+ * `pinned`: every server on CPU 0 and the load generator on CPU 1 (taskset), so the scheduler
+ * cannot put the two on one core for some runs and not others: with heavy pages at many
+ * connections, unpinned runs of one server fell into two modes about 1.6× apart.
  */
-export async function measureInterleaved(targets, { connections, rounds, warmupSec, durationSec }) {
+export async function measureInterleaved(targets, { connections, rounds, warmupSec, durationSec, pinned = false }) {
+  if (pinned) for (const { proc } of Object.values(targets)) await pinToCpu0(proc);
   const results = {};
   for (const conns of connections) {
     const runs = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
     for (let round = 0; round < rounds; round++) {
       for (const [name, { proc, url, headers = { "user-agent": BROWSER_UA } }] of Object.entries(targets)) {
         const cpuBefore = cpuMicros(proc.pid);
-        const run = await runWorker("load-worker.mjs", { url, headers, connections: conns, warmupSec, durationSec });
+        const run = await runWorker("load-worker.mjs", { url, headers, connections: conns, warmupSec, durationSec }, pinned ? { cpu: 1 } : {});
         runs[name].push({ ...run, cpuUs: (cpuMicros(proc.pid) - cpuBefore) / run.allRequests });
       }
     }

@@ -1,18 +1,15 @@
 // Two servers pinned to CPU 0 and loaded at once, each by its own load generator pinned to
 // CPU 1: they share one core fairly, so their throughput ratio is the inverse ratio of their
 // CPU time per request, whatever the shared machine's speed at the moment.
-import { spawn } from "node:child_process";
-import { BROWSER_UA, runWorker } from "./proc.mjs";
+import { BROWSER_UA, pinToCpu0, runWorker } from "./proc.mjs";
 import { median } from "./stats.mjs";
-
-const run = (command, args) => new Promise((resolve) => spawn(command, args, { stdio: "ignore" }).on("exit", resolve));
 
 /**
  * Median req/s ratio b / a over `rounds` simultaneous loads of `path` (a 2 s warm-up first).
  * `onRound` sees each round's figures. Needs taskset (util-linux).
  */
 export async function pairedRatio([a, b], { path = "/", rounds = 3, seconds = 5, connections = 100, onRound = () => {} }) {
-  for (const server of [a, b]) await run("taskset", ["-a", "-p", "-c", "0", String(server.pid)]);
+  for (const server of [a, b]) await pinToCpu0(server);
   const load = (server, durationSec) =>
     runWorker("load-worker.mjs", { url: `${server.origin}${path}`, headers: { "user-agent": BROWSER_UA }, connections, durationSec }, { cpu: 1 });
   await Promise.all([a, b].map((server) => load(server, 2)));

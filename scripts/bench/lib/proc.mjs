@@ -199,3 +199,10 @@ export async function runWorker(script, input, { cpu } = {}) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pins a running server (all its threads) to CPU 0, leaving CPU 1 to load generators. Needs taskset (util-linux). */
+export function pinToCpu0(proc) {
+  return new Promise((resolve, reject) =>
+    spawn("taskset", ["-a", "-p", "-c", "0", String(proc.pid)], { stdio: "ignore" }).on("exit", resolve).on("error", reject),
+  );
+}

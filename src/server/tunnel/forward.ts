@@ -2,9 +2,9 @@ import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
-import { streamResponse } from "../http/stream-response";
 import type { ClientBody } from "./body-limit";
 import type { Reject, Rejection } from "./reject";
+import { relayAnswer } from "./relay-answer";
 import type { Spool } from "./spool";
 import { INGEST_DOWN_STATUSES } from "./spool/replay-worker";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
@@ -24,12 +24,7 @@ export interface ForwardConfig {
 
 // Everything else the visitor sent (cookies, authorization, forwarding headers) stays here.
 const REQUEST_HEADERS = ["content-type", "content-encoding", "content-length"] as const;
-// The SDK backs off on these; nothing else (HSTS, cookies, server internals) is relayed.
-const RESPONSE_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "ETIMEDOUT"]);
-const EMPTY_BODY_STATUSES = new Set([204, 205, 304]);
-// Answers up to this size are read whole and sent in one write rather than streamed.
-const SMALL_ANSWER_BYTES = 16 * 1024;
 
 export function upstreamHeaders(ctx: Context): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -157,18 +152,6 @@ async function forwardOnce(
     spool.rateLimits.update(upstream, response);
   }
 
-  ctx.status = response.statusCode;
-  for (const name of RESPONSE_HEADERS) {
-    const value = response.headers[name];
-    if (value !== undefined) ctx.set(name, value);
-  }
-  // The ingest answered before the upload finished; this connection cannot be reused.
-  if (!ctx.req.complete) ctx.set("Connection", "close");
-  if (EMPTY_BODY_STATUSES.has(response.statusCode)) {
-    response.body.dump().catch(() => {});
-    ctx.body = null;
-    return;
-  }
   await relayAnswer(ctx, response);
 }
 
@@ -191,26 +174,4 @@ async function spoolWhole(
 function spoolPending(upstream: Upstream, headers: Record<string, string>, receivedAt: number): Pending {
   const { "content-length": _length, ...kept } = headers;
   return { upstream, headers: kept, receivedAt };
-}
-
-/**
- * A short answer of known length (the ingest's usual `{"id":…}`) is read and sent in one
- * write; anything else streams. An ingest failing mid-answer ends the client response; a
- * client going away destroys the stream and so the upstream request.
- */
-async function relayAnswer(ctx: Context, response: Dispatcher.ResponseData): Promise<void> {
-  const length = Number(response.headers["content-length"]);
-  if (length >= 0 && length <= SMALL_ANSWER_BYTES) {
-    try {
-      ctx.body = Buffer.from(await response.body.arrayBuffer());
-      return;
-    } catch {
-      // Fewer bytes than announced, or the ingest cut the answer: the status is already
-      // chosen, so the client's response is cut too.
-      ctx.res.destroy();
-      ctx.respond = false;
-      return;
-    }
-  }
-  streamResponse(ctx, response.body);
 }
