@@ -1,6 +1,8 @@
 /**
  * A page whose loaders answer synchronously (most) is resolved without a promise per step:
- * each is a microtask, and with error reporting on, a hook call per promise as well.
+ * each is a microtask, and a hook call too once AsyncLocalStorage is in use (React's server
+ * renderer uses one). Values that may be other thenables (loaders' results) go through
+ * `isThenable`; `thenMaybe` takes only our own, which are native promises or plain values.
  */
 export type MaybePromise<T> = T | Promise<T>;
 

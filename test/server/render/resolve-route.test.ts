@@ -122,4 +122,18 @@ describe("resolving a matched chain", () => {
     const { outcome } = await resolve(chain({}), "/nowhere");
     expect(outcome).toMatchObject({ status: 404, state: { pattern: "not_found" } });
   });
+
+  it("answers without a promise when every loader answers synchronously, and with one otherwise", async () => {
+    const resolveWith = (routes: ReturnType<typeof chain>) =>
+      resolveRoute(routes, routes.table.match("/section/7", { diagnostics: false }), () => new URL("http://test/section/7"), {
+        exposeErrors: false,
+        onError: () => undefined,
+      });
+    const sync = resolveWith(chain({ section: () => "section data", page: () => "page data" }));
+    expect(sync).not.toBeInstanceOf(Promise);
+    expect(sync).toMatchObject({ type: "state", status: 200 });
+    const later = resolveWith(chain({ section: () => "section data", page: async () => "page data" }));
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toEqual(sync);
+  });
 });
