@@ -63,4 +63,4 @@ EXPOSE 3000 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--enable-source-maps", "--import", "./dist/server/instrument.js", "./dist/server/index.js"]
+CMD ["node", "--import", "./dist/server/instrument.js", "./dist/server/index.js"]

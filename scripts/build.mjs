@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Production build: client (minified, split, hashed) then server (packages bundled, except the
 // few in SERVER_EXTERNALS: see scripts/build/options.mjs).
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
@@ -19,6 +19,10 @@ const client = await esbuild.build({
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
 await writeManifest(manifest, outDir);
 await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
+// The server bundles are ES modules. Said beside them, so wherever the build is placed Node need
+// not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
+// outside the project's package.json, and detection cost ≈ 12 ms of start-up there.
+await writeFile(path.join(outDir, "server", "package.json"), '{ "type": "module" }\n');
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

@@ -12,7 +12,7 @@ if (!existsSync(path.join(root, "dist", "manifest.json"))) {
 }
 const server = spawn(
   process.execPath,
-  ["--enable-source-maps", "--import", "./dist/server/instrument.js", "./dist/server/index.js"],
+  ["--import", "./dist/server/instrument.js", "./dist/server/index.js"],
   { cwd: root, stdio: "inherit" },
 );
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -49,7 +49,7 @@ for (const [name, run] of Object.entries(groups)) {
 const describe = `SSR: GET / with a browser User-Agent (Chrome 124 on Linux), ${settings.ssr.connections.join(" and ")} connections, ` +
   `${speed.warmupSec} s warm-up + ${speed.durationSec} s measured, ${speed.rounds} runs. ` +
   `Tunnel: ${settings.tunnel.connections} connections, same timing. Servers: production build (\`node scripts/build.mjs\` into ${OUT_REL}/), ` +
-  "`node --enable-source-maps --import ./…/instrument.js ./…/index.js`, NODE_ENV=production, LOG_LEVEL=warn, SENTRY_TUNNEL_RATE_LIMIT=0; " +
+  "`node --import ./…/instrument.js ./…/index.js`, NODE_ENV=production, LOG_LEVEL=warn, SENTRY_TUNNEL_RATE_LIMIT=0; " +
   "Sentry on = SENTRY_DSN pointing at the local fake ingest, SENTRY_TRACES_SAMPLE_RATE unset (0). autocannon 9, pipelining 1.";
 const markdown = renderResults({
   meta: {

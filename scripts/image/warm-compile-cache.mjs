@@ -31,7 +31,7 @@ function freePort() {
 export async function warmCompileCache({ dir, node = process.execPath, root = process.cwd(), outRel = "dist" }) {
   const port = await freePort();
   const spoolDir = mkdtempSync(path.join(tmpdir(), "outpost-warm-spool-"));
-  const child = spawn(node, ["--enable-source-maps", "--import", `./${outRel}/server/instrument.js`, `./${outRel}/server/index.js`], {
+  const child = spawn(node, ["--import", `./${outRel}/server/instrument.js`, `./${outRel}/server/index.js`], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

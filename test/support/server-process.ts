@@ -6,7 +6,6 @@ import path from "node:path";
 import { DIST, ROOT } from "./paths";
 
 const serverArgs = (dist: string) => [
-  "--enable-source-maps",
   "--import",
   path.join(dist, "server", "instrument.js"),
   path.join(dist, "server", "index.js"),

@@ -96,7 +96,6 @@ export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node =
     node,
     [
       ...nodeFlags,
-      "--enable-source-maps",
       "--import",
       `./${outRel}/server/instrument.js`,
       `./${outRel}/server/index.js`,

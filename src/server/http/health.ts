@@ -1,4 +1,5 @@
 import type { Context, Middleware } from "koa";
+import { sendJson } from "./json-body";
 import { setRouteLabel } from "./request-log";
 
 export interface Readiness {
@@ -22,5 +23,5 @@ function answer(ctx: Context, path: string, status: number, word: string): void 
   setRouteLabel(ctx.state, path);
   ctx.set("Cache-Control", "no-store");
   ctx.status = status;
-  ctx.body = { status: word };
+  sendJson(ctx, { status: word });
 }

@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
 import { withStyles } from "../../shared/routing/route-state";
+import { sendJson } from "../http/json-body";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import { resolveActionRequest } from "./action-request";
 import type { RouteAssets } from "./route-assets";
@@ -13,8 +14,7 @@ interface DataOptions extends RouteRequestOptions {
 function answer(ctx: Context, status: number, body: DataAnswer | { error: string; build: string }): void {
   ctx.status = status;
   ctx.res.setHeader("Cache-Control", "no-store");
-  ctx.type = "application/json";
-  ctx.body = JSON.stringify(body);
+  sendJson(ctx, body);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Context } from "koa";
+import { sendJson } from "../http/json-body";
 import { discardUnreadBody } from "../http/refuse";
 import type { RejectReason, TunnelLogger, TunnelObserver } from "./types";
 
@@ -16,7 +17,7 @@ export function createReject(observer: TunnelObserver | undefined, logger: Tunne
     else logger?.warn(line, "sentry tunnel: envelope rejected");
 
     ctx.status = status;
-    ctx.body = { detail };
+    sendJson(ctx, { detail });
     discardUnreadBody(ctx);
   };
 }

@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import type { CopyRefusal } from "./body-copy";
 import type { ClientBody } from "./body-limit";
+import { sendJson } from "../http/json-body";
 import { parseContentEncoding } from "./envelope-header";
 import type { ForwardConfig } from "./forward";
 import type { Rejection } from "./reject";
@@ -48,7 +49,7 @@ export async function spoolAndAnswer(
     return;
   }
   ctx.status = 200;
-  ctx.body = {};
+  sendJson(ctx, {});
 }
 
 /**
