@@ -34,6 +34,20 @@ describe("the server build", () => {
     expect([...packages].filter((name) => name.startsWith("@sentry/") || name === "undici")).toEqual([]);
   });
 
+  it("loads undici with the tunnel's first upstream request, not when the tunnel mounts", () => {
+    const tunnel = serverFiles().find((file) => /^chunks\/tunnel-\w+\.js$/.test(file)) as string;
+    const withTunnel = new Set([...staticClosure("index.js"), ...staticClosure(tunnel)]);
+    expect([...withTunnel].some((file) => bundledPackages(file).has("undici"))).toBe(false);
+    expect(serverFiles().some((file) => bundledPackages(file).has("undici"))).toBe(true);
+  });
+
+  it("enables source maps before anything else loads, and says the bundles are ES modules", () => {
+    // instrument.ts turns source maps on, so what it loads must come after, through import().
+    expect(staticClosure("instrument.js")).toEqual(new Set(["instrument.js"]));
+    expect(read("instrument.js")).toMatch(/setSourceMapsEnabled\(true\)[^]*import\(/);
+    expect(JSON.parse(read("package.json"))).toEqual({ type: "module" });
+  });
+
   it("loads the body parsers (koa-body, formidable and theirs) with the first POST body, not at start", () => {
     const atStart = new Set([...staticClosure("instrument.js"), ...staticClosure("index.js")]);
     const packages = new Set([...atStart].flatMap((file) => [...bundledPackages(file)]));

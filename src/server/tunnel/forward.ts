@@ -9,10 +9,11 @@ import type { Spool } from "./spool";
 import { INGEST_DOWN_STATUSES } from "./spool/replay-worker";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { TunnelLogger, TunnelObserver } from "./types";
+import type { RequestDispatcher } from "./upstream-agent";
 import type { Upstream } from "./upstream-url";
 
 export interface ForwardConfig {
-  dispatcher: Dispatcher;
+  dispatcher: RequestDispatcher;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   maxBytes: number;

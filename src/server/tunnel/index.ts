@@ -1,11 +1,10 @@
 import type Router from "@koa/router";
-import type { Dispatcher } from "undici";
 import { compileAllowlist } from "./allowlist";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
 import { createReject } from "./reject";
 import { createTunnelRouter } from "./router";
-import { Agent } from "./upstream-agent";
+import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./upstream-agent";
 import { Spool, type SpoolStats } from "./spool";
 import type { TunnelOptions } from "./types";
 
@@ -55,13 +54,13 @@ export function createTunnel(options: TunnelOptions): Tunnel {
           positiveInt("rateLimitMaxClients", options.rateLimitMaxClients ?? DEFAULT_RATE_LIMIT_MAX_CLIENTS),
         );
 
-  let ownAgent: Agent | undefined;
-  let dispatcher: Dispatcher;
+  let ownAgent: UpstreamAgent | undefined;
+  let dispatcher: RequestDispatcher;
   if (options.dispatcher) {
     dispatcher = options.dispatcher;
   } else {
     // Keep-alive: envelopes arrive in bursts and a new TLS handshake per envelope is wasted time.
-    ownAgent = new Agent({
+    ownAgent = createUpstreamAgent({
       connectTimeout: connectTimeoutMs,
       headersTimeout: headersTimeoutMs,
       bodyTimeout: bodyTimeoutMs,
@@ -91,12 +90,12 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     spoolStats: spool && (() => spool.stats()),
     close: async () => {
       await spool?.close();
-      if (ownAgent && !ownAgent.closed) await ownAgent.close();
+      await ownAgent?.close();
     },
   };
 }
 
-function createSpool(options: TunnelOptions, dispatcher: Dispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
+function createSpool(options: TunnelOptions, dispatcher: RequestDispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
   const spool = options.spool as NonNullable<TunnelOptions["spool"]>;
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);

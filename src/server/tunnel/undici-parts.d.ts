@@ -1,4 +1,4 @@
-// The undici parts upstream-agent.ts loads, typed by undici's own declarations.
+// The undici parts undici-agent.ts loads, typed by undici's own declarations.
 declare module "undici/lib/dispatcher/agent.js" {
   import { Agent } from "undici";
   export default Agent;

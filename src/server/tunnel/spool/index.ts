@@ -1,4 +1,4 @@
-import type { Dispatcher } from "undici";
+import type { RequestDispatcher } from "../upstream-agent";
 import { HeldBytes } from "../body-copy";
 import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
 import type { ContentEncoding } from "../envelope-header";
@@ -40,7 +40,7 @@ export interface SpoolOptions {
 }
 
 interface SpoolContext {
-  dispatcher: Dispatcher;
+  dispatcher: RequestDispatcher;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;

@@ -1,4 +1,4 @@
-import type { Dispatcher } from "undici";
+import type { RequestDispatcher } from "../upstream-agent";
 import type { TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
 import type { Circuit } from "./circuit";
@@ -12,7 +12,7 @@ import type { SpoolWriter } from "./writer";
 export interface ReplayConfig {
   store: SpoolStore;
   writer: SpoolWriter;
-  dispatcher: Dispatcher;
+  dispatcher: RequestDispatcher;
   circuit: Circuit;
   rateLimits: UpstreamRateLimits;
   concurrency: number;
