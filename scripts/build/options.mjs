@@ -2,7 +2,7 @@
 import path from "node:path";
 import { appChunkPlugin } from "./app-chunk.mjs";
 import { appRoutesPlugin } from "./app-routes.mjs";
-import { builtinsViaRequire, dedupe, largeJsonAsParse, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
+import { builtinsViaRequire, dedupe, largeJsonAsParse, lazyRequire, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLIENT_ENTRY = "src/client/entry.tsx";
@@ -84,6 +84,7 @@ export function serverOptions({ outDir, buildId }) {
     sourcesContent: false,
     plugins: [
       builtinsViaRequire,
+      lazyRequire({ root: ROOT, pkg: "mime-types" }),
       dedupe({ root: ROOT, packages: ["mime-types"] }),
       // koa-body loads with the first POST body (src/server/forms/koa-body-parsers.ts).
       ownCopy({ pkg: "zod", importer: "koa-body" }),
