@@ -44,7 +44,7 @@ describe("the server build", () => {
   it("enables source maps before anything else loads, and says the bundles are ES modules", () => {
     // instrument.ts turns source maps on, so what it loads must come after, through import().
     expect(staticClosure("instrument.js")).toEqual(new Set(["instrument.js"]));
-    expect(read("instrument.js")).toMatch(/setSourceMapsEnabled\(true\)[^]*import\(/);
+    expect(read("instrument.js")).toMatch(/setSourceMapsEnabled\(true\)[\s\S]*import\(/);
     expect(JSON.parse(read("package.json"))).toEqual({ type: "module" });
   });
 
