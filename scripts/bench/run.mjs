@@ -25,8 +25,8 @@ delete process.env.SENTRY_AUTH_TOKEN;
 const speed = quick ? { rounds: 1, warmupSec: 1, durationSec: 3 } : { rounds: 3, warmupSec: 3, durationSec: 10 };
 const settings = {
   ssr: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5, connections: 50 } },
-  realistic: { connections: [10, 100], ...speed },
-  tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed },
+  realistic: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 8 } },
+  tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   spool: { size: 1024, connections: 10, ...speed },
   memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
