@@ -108,24 +108,32 @@ export class ClientBody {
 
   /**
    * The upstream request body: the chunks already peeked, then the rest of the request as it
-   * arrives. A stream fed by the request's 'data' events, as undici's own streaming of a request
-   * would be: each chunk reaches the upstream socket in the tick it was read, and nothing here
-   * refers to it afterwards. Pulling it through an async iterator instead kept chunks alive across
-   * young-generation GCs, so their 64 KiB buffers waited for a full GC (200 uploads at once grew
-   * RSS ≈ 1.5× the bare relay's). Backpressure both ways: the request pauses while undici has
-   * paused this stream (upstream socket full). An error (too large, client gone) destroys this
-   * stream, which aborts the upstream request, and leaves the request intact and paused for the
-   * answer; `onError` hears of it first. Call release() before: the request must not be read
-   * through its iterator at the same time.
+   * arrives. A stream fed by the request's 'data' events, as undici streams a request itself:
+   * each chunk reaches the upstream socket in the tick it was read and nothing here refers to it
+   * afterwards. (Pulled through an async iterator, chunks outlived young-generation GCs and their
+   * 64 KiB buffers waited for a full GC: 200 uploads at once grew RSS ≈ 1.5× the bare relay's.)
+   * An error (too large, client gone) destroys this stream, which aborts the upstream request,
+   * and leaves the request intact and paused for the answer; `onError` hears of it first. Call
+   * release() before: the request must not be read through its iterator at the same time.
    */
   upload(head: Buffer[], onError: () => void): Readable {
     const request = this.#request;
+    let attached = true;
     const body = new Readable({
-      read: () => request.resume(),
+      // Asked for more; not while undici has this stream paused (see below).
+      read: () => {
+        if (attached && !body.isPaused()) request.resume();
+      },
       destroy: (error, callback) => {
         detach();
         callback(error);
       },
+    });
+    // undici pauses this stream while the upstream socket is full: the request pauses with it at
+    // once, as it would if undici read it directly, or one more chunk per upload waits in memory.
+    body.on("pause", () => request.pause());
+    body.on("resume", () => {
+      if (attached) request.resume();
     });
     // Already counted while the header was peeked; emptied so that only the stream refers to them.
     for (const chunk of head.splice(0)) body.push(chunk);
@@ -154,6 +162,7 @@ export class ClientBody {
     });
     // Paused, so that no chunk goes out as 'data' with nobody listening (whole() may read on).
     const detach = () => {
+      attached = false;
       request.off("data", onData).off("end", onEnd);
       request.pause();
       stopWatching();

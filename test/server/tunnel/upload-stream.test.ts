@@ -35,18 +35,40 @@ describe("ClientBody.upload", () => {
     expect(body.failure).toBeUndefined();
   });
 
-  it("pauses the request while the upstream side is paused, and resumes it when read again", async () => {
+  it("pauses the request as soon as the upstream side pauses, taking no chunk meanwhile, and resumes it with it", async () => {
     const request = clientRequest();
     const upstream = new ClientBody(request, 1 << 20).upload([], () => {});
     const seen = collect(upstream);
     await tick();
     upstream.pause();
-    request.push(Buffer.alloc(32 * 1024));
     expect(request.readableFlowing).toBe(false);
+    request.push(Buffer.alloc(32 * 1024));
+    await tick();
+    // Waiting in the request, as it would with undici reading it directly: nothing held in between.
+    expect(request.readableLength).toBe(32 * 1024);
+    expect(upstream.readableLength).toBe(0);
     upstream.resume();
     await tick();
     expect(request.readableFlowing).toBe(true);
     expect(seen).toHaveLength(1);
+  });
+
+  it("keeps going through the upstream side pausing at every chunk, as undici does while its socket is full", async () => {
+    const request = clientRequest();
+    const upstream = new ClientBody(request, 1 << 20).upload([Buffer.from("h")], () => {});
+    let received = 0;
+    upstream.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+      upstream.pause();
+      setImmediate(() => upstream.resume());
+    });
+    for (let i = 0; i < 20; i++) {
+      request.push(Buffer.alloc(1024));
+      await tick();
+    }
+    request.push(null);
+    await once(upstream, "end");
+    expect(received).toBe(1 + 20 * 1024);
   });
 
   it("destroys the upstream side when the body grows past the cap, leaving the request intact and paused", async () => {
