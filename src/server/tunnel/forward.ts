@@ -62,11 +62,9 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
  * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first, copied
  * for the spool while it fits (see BodyCopy).
  */
-async function upstreamBody(body: ClientBody, head: readonly Buffer[], spool: Spool | undefined, onUploadError: () => void) {
-  if (body.receivedAll) {
-    await body.release();
-    return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
-  }
+async function upstreamBody(body: ClientBody, head: Buffer[], spool: Spool | undefined, onUploadError: () => void) {
+  await body.release();
+  if (body.receivedAll) return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   if (spool) body.copy(head, spool.maxEnvelopeBytes, spool.held);
   return body.upload(head, onUploadError);
 }
@@ -77,7 +75,7 @@ export async function forward(
   config: ForwardConfig,
   upstream: Upstream,
   body: ClientBody,
-  head: readonly Buffer[],
+  head: Buffer[],
 ): Promise<void> {
   try {
     await forwardOnce(ctx, config, upstream, body, head);
@@ -92,7 +90,7 @@ async function forwardOnce(
   config: ForwardConfig,
   upstream: Upstream,
   body: ClientBody,
-  head: readonly Buffer[],
+  head: Buffer[],
 ): Promise<void> {
   const { spool } = config;
   const headers = upstreamHeaders(ctx);
@@ -124,8 +122,7 @@ async function forwardOnce(
       path: upstream.path,
       method: "POST",
       headers,
-      // Documented to take an AsyncIterable (Dispatcher.md), which its types leave out.
-      body: requestBody as Buffer | Readable,
+      body: requestBody,
       headersTimeout: config.headersTimeoutMs,
       bodyTimeout: config.bodyTimeoutMs,
     });
@@ -163,7 +160,7 @@ async function spoolWhole(
   spool: Spool,
   pending: Pending,
   body: ClientBody,
-  sent: Buffer | AsyncGenerator<Buffer>,
+  sent: Buffer | Readable,
   failure: Rejection,
 ): Promise<void> {
   const envelope = Buffer.isBuffer(sent) ? sent : await body.whole();
