@@ -4,6 +4,9 @@ import { BodyTooLargeError, ClientAbortedError } from "./errors";
 
 export type BodyFailure = "too_large" | "client_aborted";
 
+// Bodies declared up to this size are pulled rather than pushed upstream: see upload().
+const PULL_MAX_BYTES = 256 * 1024;
+
 /**
  * The client's request body, read chunk by chunk and counted against the size cap, whether or
  * not a Content-Length was sent. The request is never destroyed from here: an over-size body
@@ -108,15 +111,46 @@ export class ClientBody {
 
   /**
    * The upstream request body: the chunks already peeked, then the rest of the request as it
-   * arrives. A stream fed by the request's 'data' events, as undici streams a request itself:
-   * each chunk reaches the upstream socket in the tick it was read and nothing here refers to it
-   * afterwards. (Pulled through an async iterator, chunks outlived young-generation GCs and their
-   * 64 KiB buffers waited for a full GC: 200 uploads at once grew RSS ≈ 1.5× the bare relay's.)
-   * An error (too large, client gone) destroys this stream, which aborts the upstream request,
-   * and leaves the request intact and paused for the answer; `onError` hears of it first. Call
-   * release() before: the request must not be read through its iterator at the same time.
+   * arrives. Two ways, chosen by size, as measured (BENCHMARKS.md, issue 15's memory work):
+   * pushed through a stream costs more per upload (100 KiB envelopes: 13 % more CPU each) but
+   * less per chunk and holds each chunk for less time (1 MiB envelopes: 7 % less CPU, and RSS under
+   * 200 at once ≈ 1.1× the bare relay's against 1.5× pulled). So a body declared small is pulled,
+   * and a larger one or one of unknown length is pushed. Either way an error (too large, client
+   * gone) aborts the upstream request and leaves the request itself intact for the answer;
+   * `onError` hears of it first.
    */
-  upload(head: Buffer[], onError: () => void): Readable {
+  async upload(head: Buffer[], onError: () => void): Promise<Readable | AsyncGenerator<Buffer>> {
+    const declared = this.#declaredBytes;
+    if (declared !== undefined && declared <= PULL_MAX_BYTES) return this.#pulled(head, onError);
+    // The request is read through 'data' events from here on, not through its iterator.
+    await this.release();
+    return this.#pushed(head, onError);
+  }
+
+  /**
+   * Pulled by undici one chunk at a time through the request's async iterator, so a slow ingest
+   * slows the client down instead of filling memory.
+   */
+  async *#pulled(head: Buffer[], onError: () => void): AsyncGenerator<Buffer> {
+    // Already counted while the header was peeked.
+    yield* head.splice(0);
+    try {
+      for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) yield chunk;
+    } catch (error) {
+      onError();
+      throw error;
+    }
+  }
+
+  /**
+   * A stream fed by the request's 'data' events, as undici's own streaming of a request would be:
+   * each chunk reaches the upstream socket in the tick it was read, and nothing here refers to it
+   * afterwards. Pulled through an async iterator instead, chunks stayed alive across
+   * young-generation GCs, so their 64 KiB buffers waited for a full GC. Backpressure both ways:
+   * the request pauses while undici has paused this stream (upstream socket full). The request
+   * must not be read through its iterator at the same time.
+   */
+  #pushed(head: Buffer[], onError: () => void): Readable {
     const request = this.#request;
     let attached = true;
     const body = new Readable({

@@ -63,8 +63,10 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
  * for the spool while it fits (see BodyCopy).
  */
 async function upstreamBody(body: ClientBody, head: Buffer[], spool: Spool | undefined, onUploadError: () => void) {
-  await body.release();
-  if (body.receivedAll) return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
+  if (body.receivedAll) {
+    await body.release();
+    return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
+  }
   if (spool) body.copy(head, spool.maxEnvelopeBytes, spool.held);
   return body.upload(head, onUploadError);
 }
@@ -122,7 +124,8 @@ async function forwardOnce(
       path: upstream.path,
       method: "POST",
       headers,
-      body: requestBody,
+      // Documented to take an AsyncIterable (Dispatcher.md), which its types leave out.
+      body: requestBody as Buffer | Readable,
       headersTimeout: config.headersTimeoutMs,
       bodyTimeout: config.bodyTimeoutMs,
     });
@@ -160,7 +163,7 @@ async function spoolWhole(
   spool: Spool,
   pending: Pending,
   body: ClientBody,
-  sent: Buffer | Readable,
+  sent: Buffer | Readable | AsyncGenerator<Buffer>,
   failure: Rejection,
 ): Promise<void> {
   const envelope = Buffer.isBuffer(sent) ? sent : await body.whole();

@@ -9,20 +9,27 @@ import { BodyTooLargeError, ClientAbortedError } from "../../../src/server/tunne
 // A stand-in for the visitor's request: chunks arrive when the test pushes them.
 const clientRequest = () => new Readable({ read() {} });
 
+/** The upload of a body of unknown length: pushed through a stream (see ClientBody.upload). */
+async function pushed(body: ClientBody, head: Buffer[], onError: () => void): Promise<Readable> {
+  const upload = await body.upload(head, onError);
+  expect(upload).toBeInstanceOf(Readable);
+  return upload as Readable;
+}
+
 function collect(stream: Readable): string[] {
   const seen: string[] = [];
   stream.on("data", (chunk: Buffer) => seen.push(chunk.toString()));
   return seen;
 }
 
-describe("ClientBody.upload", () => {
+describe("ClientBody.upload, pushed (unknown or large length)", () => {
   it("passes each chunk on in the tick it arrives and keeps no reference to the peeked ones", async () => {
     // Chunks held across young-generation GCs (an async iterator's pending reads, a peeked
     // array kept for the whole upload) made 200 concurrent uploads grow RSS 1.5× the bare relay's.
     const request = clientRequest();
     const body = new ClientBody(request, 100);
     const head = [Buffer.from("h")];
-    const upstream = body.upload(head, () => {});
+    const upstream = await pushed(body, head, () => {});
     expect(head).toEqual([]);
     const seen = collect(upstream);
     await tick();
@@ -37,7 +44,7 @@ describe("ClientBody.upload", () => {
 
   it("pauses the request as soon as the upstream side pauses, taking no chunk meanwhile, and resumes it with it", async () => {
     const request = clientRequest();
-    const upstream = new ClientBody(request, 1 << 20).upload([], () => {});
+    const upstream = await pushed(new ClientBody(request, 1 << 20), [], () => {});
     const seen = collect(upstream);
     await tick();
     upstream.pause();
@@ -55,7 +62,7 @@ describe("ClientBody.upload", () => {
 
   it("keeps going through the upstream side pausing at every chunk, as undici does while its socket is full", async () => {
     const request = clientRequest();
-    const upstream = new ClientBody(request, 1 << 20).upload([Buffer.from("h")], () => {});
+    const upstream = await pushed(new ClientBody(request, 1 << 20), [Buffer.from("h")], () => {});
     let received = 0;
     upstream.on("data", (chunk: Buffer) => {
       received += chunk.length;
@@ -75,7 +82,7 @@ describe("ClientBody.upload", () => {
     const request = clientRequest();
     const body = new ClientBody(request, 3);
     const onError = vi.fn();
-    const upstream = body.upload([], onError);
+    const upstream = await pushed(body, [], onError);
     collect(upstream);
     await tick();
     request.push(Buffer.from("abcd"));
@@ -91,7 +98,7 @@ describe("ClientBody.upload", () => {
     const request = clientRequest();
     const body = new ClientBody(request, 100);
     const onError = vi.fn();
-    const upstream = body.upload([], onError);
+    const upstream = await pushed(body, [], onError);
     collect(upstream);
     await tick();
     request.destroy(new Error("aborted"));
@@ -106,7 +113,7 @@ describe("ClientBody.upload", () => {
     const body = new ClientBody(request, 100);
     const head = [Buffer.from("h")];
     body.copy(head, 100, new HeldBytes(100));
-    const upstream = body.upload(head, () => {});
+    const upstream = await pushed(body, head, () => {});
     const seen = collect(upstream);
     await tick();
     request.push(Buffer.from("a"));
@@ -115,5 +122,39 @@ describe("ClientBody.upload", () => {
     request.push(null);
     expect(seen).toEqual(["h", "a"]);
     expect((await body.whole())?.toString()).toBe("hab");
+  });
+});
+
+describe("ClientBody.upload, pulled (declared small)", () => {
+  it("pushes bodies declared over 256 KiB and pulls smaller ones", async () => {
+    expect(await new ClientBody(clientRequest(), 1 << 20, 256 * 1024 + 1).upload([], () => {})).toBeInstanceOf(Readable);
+    expect(await new ClientBody(clientRequest(), 1 << 20, 256 * 1024).upload([], () => {})).not.toBeInstanceOf(Readable);
+  });
+
+  it("gives the peeked chunks, then the rest as read, keeping no reference to the peeked ones", async () => {
+    const request = clientRequest();
+    const body = new ClientBody(request, 100, 3);
+    const head = [Buffer.from("h")];
+    const upload = (await body.upload(head, () => {})) as AsyncGenerator<Buffer>;
+    expect((await upload.next()).value?.toString()).toBe("h");
+    expect(head).toEqual([]);
+    request.push(Buffer.from("ab"));
+    request.push(null);
+    const rest: string[] = [];
+    for await (const chunk of upload) rest.push(chunk.toString());
+    expect(rest).toEqual(["ab"]);
+    expect(body.bytes).toBe(2);
+  });
+
+  it("ends with the error, after onError, when the body grows past the cap", async () => {
+    const request = clientRequest();
+    const body = new ClientBody(request, 3, 2);
+    const onError = vi.fn();
+    const upload = (await body.upload([], onError)) as AsyncGenerator<Buffer>;
+    request.push(Buffer.from("abcd"));
+    await expect(upload.next()).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(body.failure).toBe("too_large");
+    expect(onError).toHaveBeenCalledOnce();
+    expect(request.destroyed).toBe(false);
   });
 });
