@@ -1,6 +1,7 @@
-import { finished, Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { BodyCopy, type CopyRefusal, type HeldBytes } from "./body-copy";
 import { BodyTooLargeError, ClientAbortedError } from "./errors";
+import { pushedUpload } from "./pushed-upload";
 
 export type BodyFailure = "too_large" | "client_aborted";
 
@@ -124,7 +125,14 @@ export class ClientBody {
     if (declared !== undefined && declared <= PULL_MAX_BYTES) return this.#pulled(head, onError);
     // The request is read through 'data' events from here on, not through its iterator.
     await this.release();
-    return this.#pushed(head, onError);
+    return pushedUpload(this.#request, head, {
+      count: (chunk) => this.#count(chunk),
+      aborted: () => {
+        this.failure = "client_aborted";
+        return new ClientAbortedError("client aborted the upload");
+      },
+      onError,
+    });
   }
 
   /**
@@ -140,70 +148,5 @@ export class ClientBody {
       onError();
       throw error;
     }
-  }
-
-  /**
-   * A stream fed by the request's 'data' events, as undici's own streaming of a request would be:
-   * each chunk reaches the upstream socket in the tick it was read, and nothing here refers to it
-   * afterwards. Pulled through an async iterator instead, chunks stayed alive across
-   * young-generation GCs, so their 64 KiB buffers waited for a full GC. Backpressure both ways:
-   * the request pauses while undici has paused this stream (upstream socket full). The request
-   * must not be read through its iterator at the same time.
-   */
-  #pushed(head: Buffer[], onError: () => void): Readable {
-    const request = this.#request;
-    let attached = true;
-    const body = new Readable({
-      // Asked for more; not while undici has this stream paused (see below).
-      read: () => {
-        if (attached && !body.isPaused()) request.resume();
-      },
-      destroy: (error, callback) => {
-        detach();
-        callback(error);
-      },
-    });
-    // undici pauses this stream while the upstream socket is full: the request pauses with it at
-    // once, as it would if undici read it directly, or one more chunk per upload waits in memory.
-    body.on("pause", () => request.pause());
-    body.on("resume", () => {
-      if (attached) request.resume();
-    });
-    // Already counted while the header was peeked; emptied so that only the stream refers to them.
-    for (const chunk of head.splice(0)) body.push(chunk);
-    const fail = (error: Error) => {
-      detach();
-      onError();
-      body.destroy(error);
-    };
-    const onData = (chunk: Buffer) => {
-      try {
-        this.#count(chunk);
-      } catch (error) {
-        return fail(error as Error);
-      }
-      if (!body.push(chunk)) request.pause();
-    };
-    const onEnd = () => {
-      detach();
-      body.push(null);
-    };
-    // Errors only: its callback without one may wait for 'close', after 'end'.
-    const stopWatching = finished(request, { writable: false }, (error) => {
-      if (!error) return;
-      this.failure = "client_aborted";
-      fail(new ClientAbortedError("client aborted the upload"));
-    });
-    // Paused, so that no chunk goes out as 'data' with nobody listening (whole() may read on).
-    const detach = () => {
-      attached = false;
-      request.off("data", onData).off("end", onEnd);
-      request.pause();
-      stopWatching();
-    };
-    request.on("data", onData);
-    if (request.readableEnded) onEnd();
-    else request.once("end", onEnd);
-    return body;
   }
 }
