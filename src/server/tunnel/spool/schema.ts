@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { readPragma } from "./sqlite-handles";
 
 /**
  * The store's layout, one step per version (`PRAGMA user_version` records how many have run).
@@ -27,10 +28,10 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Runs the steps the database has not had yet. A newer release's file is left as it is. */
 export function migrate(db: Database.Database): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
+  const version = readPragma(db, "user_version") as number;
   if (version >= SCHEMA_VERSION) return;
   db.transaction(() => {
     for (const step of MIGRATIONS.slice(version)) db.exec(step);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
   })();
 }

@@ -1,8 +1,9 @@
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
 import { migrate } from "./schema";
+import { heldStatement, openHeldDatabase, readPragma } from "./sqlite-handles";
 import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
 
 const FILE = "spool.sqlite";
@@ -33,12 +34,10 @@ interface Row {
  */
 function openDatabase(file: string): Database.Database {
   // No busy wait: the lock is held by another live process, or by nobody.
-  const db = new Database(file, { timeout: 0 });
+  const db = openHeldDatabase(file, { timeout: 0 });
   try {
-    db.pragma("locking_mode = EXCLUSIVE");
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
-    const check = db.pragma("quick_check", { simple: true });
+    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
+    const check = readPragma(db, "quick_check");
     if (check !== "ok") throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: "SQLITE_CORRUPT" });
     migrate(db);
     return db;
@@ -83,18 +82,20 @@ export class SpoolStore {
 
   private constructor(database: Database.Database) {
     this.database = database;
-    this.#insert = database.prepare(
+    this.#insert = heldStatement(
+      database,
       "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    this.#remove = database.prepare("DELETE FROM envelopes WHERE id = ? RETURNING bytes");
-    this.#oldest = database.prepare("SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
-    this.#after = database.prepare(
+    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes");
+    this.#oldest = heldStatement(database, "SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
+    this.#after = heldStatement(
+      database,
       "SELECT id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at FROM envelopes WHERE id > ? ORDER BY id LIMIT ?",
     );
-    this.#body = database.prepare("SELECT body FROM envelopes WHERE id = ?").pluck();
-    this.#olderThan = database.prepare("DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
-    this.#reschedule = database.prepare("UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
-    const totals = database.prepare("SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
+    this.#body = heldStatement(database, "SELECT body FROM envelopes WHERE id = ?").pluck();
+    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
+    this.#reschedule = heldStatement(database, "UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
+    const totals = heldStatement(database, "SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
       n: number;
       bytes: number;
     };
@@ -185,11 +186,11 @@ export class SpoolStore {
 
   /** One transaction committed with synchronous=NORMAL: durable at the next full commit. */
   #withoutFsync<T>(write: () => T): T {
-    this.database.pragma("synchronous = NORMAL");
+    this.database.exec("PRAGMA synchronous = NORMAL");
     try {
       return this.database.transaction(write)();
     } finally {
-      this.database.pragma("synchronous = FULL");
+      this.database.exec("PRAGMA synchronous = FULL");
     }
   }
 
