@@ -9,9 +9,11 @@ import { spoolDir, spoolEntry } from "./spool-harness";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
-const dirs = [spoolDir(), spoolDir()];
+const healthy = spoolDir();
+const corrupt = spoolDir();
 afterAll(() => {
-  for (const dir of dirs) dir.remove();
+  healthy.remove();
+  corrupt.remove();
 });
 
 // better-sqlite3 12 aborts Node 24 when the collector frees one of its statements or databases
@@ -27,8 +29,7 @@ it("lets the garbage collector free none of the store's SQLite objects, through 
     return statement;
   } as typeof prepare;
   try {
-    const [healthy, corrupt] = dirs.map((dir) => dir.dir);
-    const store = SpoolStore.open(healthy);
+    const store = SpoolStore.open(healthy.dir);
     registry.register(store.database, "database");
     store.insert([spoolEntry("a"), spoolEntry("b", { receivedAt: 1 })], 1024 * 1024);
     const [first] = store.after(0, 10);
@@ -39,8 +40,8 @@ it("lets the garbage collector free none of the store's SQLite objects, through 
     store.stats();
     store.close();
     // A corrupt file is opened, checked, closed and moved aside.
-    writeFileSync(path.join(corrupt, "spool.sqlite"), "not a database, not at all".repeat(100));
-    SpoolStore.open(corrupt).close();
+    writeFileSync(path.join(corrupt.dir, "spool.sqlite"), "not a database, not at all".repeat(100));
+    SpoolStore.open(corrupt.dir).close();
   } finally {
     Database.prototype.prepare = prepare;
   }
