@@ -38,8 +38,7 @@ export class ClientBody {
 
   /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Buffer | undefined> {
-    const buffered = this.#source ? null : (this.#request.read() as Buffer | null);
-    const chunk = buffered ?? (await this.#next());
+    const chunk = (await this.#buffered()) ?? (await this.#next());
     if (chunk === undefined) return undefined;
     this.#count(chunk);
     return chunk;
@@ -52,6 +51,20 @@ export class ClientBody {
       throw new BodyTooLargeError("envelope larger than the size limit");
     }
     this.#copy?.add(chunk);
+  }
+
+  /**
+   * A chunk already buffered, without the iterator. The handler is reached synchronously from
+   * the 'request' event, before Node's parser has pushed a body that came in the same packet as
+   * the headers (browsers send small bodies so): one microtask later it is there.
+   */
+  async #buffered(): Promise<Buffer | null> {
+    if (this.#source) return null;
+    const request = this.#request;
+    const chunk = request.read() as Buffer | null;
+    if (chunk !== null || this.bytes > 0) return chunk;
+    await undefined;
+    return request.read() as Buffer | null;
   }
 
   async #next(): Promise<Buffer | undefined> {

@@ -1,4 +1,6 @@
 import { once } from "node:events";
+import { createServer, type IncomingMessage } from "node:http";
+import { connect, type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { setImmediate as tick } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
@@ -21,6 +23,29 @@ function collect(stream: Readable): string[] {
   stream.on("data", (chunk: Buffer) => seen.push(chunk.toString()));
   return seen;
 }
+
+describe("ClientBody.read", () => {
+  it("takes a body sent in one write with its headers as it is buffered, without the request's iterator", async () => {
+    // The handler runs from the 'request' event, before Node's parser has pushed that body.
+    const read = new Promise<{ chunk: string | undefined; receivedAll: boolean; iterated: boolean }>((resolve) => {
+      const server = createServer((request: IncomingMessage, response) => {
+        const iterator = vi.spyOn(request, "iterator");
+        const body = new ClientBody(request, 1024, Number(request.headers["content-length"]));
+        void body.read().then((chunk) => {
+          resolve({ chunk: chunk?.toString(), receivedAll: body.receivedAll, iterated: iterator.mock.calls.length > 0 });
+          response.end();
+          server.close();
+        });
+      });
+      server.listen(0, "127.0.0.1", () => {
+        const socket = connect((server.address() as AddressInfo).port, "127.0.0.1");
+        socket.end("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello");
+        socket.resume();
+      });
+    });
+    expect(await read).toEqual({ chunk: "hello", receivedAll: true, iterated: false });
+  });
+});
 
 describe("ClientBody.upload, pushed (unknown or large length)", () => {
   it("passes each chunk on in the tick it arrives and keeps no reference to the peeked ones", async () => {
