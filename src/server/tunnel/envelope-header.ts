@@ -39,12 +39,13 @@ class LineScanner {
     if (this.#length > MAX_HEADER_BYTES) {
       throw new MalformedRequestError("envelope header line longer than 64 KiB");
     }
-    return newline === -1 ? undefined : Buffer.concat(this.#parts, this.#length);
+    return newline === -1 ? undefined : this.rest();
   }
 
   /** At the end of the body the header is all there is (an envelope without items). */
   rest(): Buffer {
-    return Buffer.concat(this.#parts, this.#length);
+    // Most lines come in one chunk: a view of it, not a copy.
+    return this.#parts.length === 1 ? (this.#parts[0] as Buffer) : Buffer.concat(this.#parts, this.#length);
   }
 }
 

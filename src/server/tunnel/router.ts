@@ -1,7 +1,6 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
-import { type ParsedDsn, parseDsn } from "../../shared/sentry/dsn";
-import { type AllowedDsn, findAllowed } from "./allowlist";
+import type { AllowedDsn, Allowlist } from "./allowlist";
 import { ClientBody } from "./body-limit";
 import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./envelope-header";
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
@@ -12,7 +11,7 @@ import { queryMatchesDsn, type Upstream } from "./upstream-url";
 
 export interface RouterConfig extends ForwardConfig {
   path: string;
-  allowlist: readonly AllowedDsn[];
+  allowlist: Allowlist;
   limiter: RateLimiter | undefined;
 }
 
@@ -43,14 +42,13 @@ type Verdict = { ok: true; upstream: Upstream } | { ok: false; status: 400 | 403
 
 /** Checks the envelope's DSN: allowed, and the one the query names. Returns where to send it. */
 function verdict(config: RouterConfig, line: Buffer, query: TunnelQuery): Verdict {
-  let dsn: ParsedDsn;
+  let allowed: AllowedDsn | undefined;
   try {
-    dsn = parseDsn(envelopeDsn(line));
+    allowed = config.allowlist.match(envelopeDsn(line));
   } catch (error) {
     const detail = error instanceof MalformedRequestError ? error.message : "envelope dsn is not a valid DSN";
     return { ok: false, status: 400, detail };
   }
-  const allowed = findAllowed(config.allowlist, dsn);
   if (!allowed) return { ok: false, status: 403, detail: "envelope dsn is not allowed" };
   if (!queryMatchesDsn(query, allowed.dsn)) {
     return { ok: false, status: 400, detail: "query does not match the envelope dsn" };
