@@ -2,7 +2,7 @@
 // CPU profile of the server under one benchmark's load: `node scripts/bench/profile.mjs <scenario>`
 // with scenario ssr-off, ssr-on, ssr-floor, realistic-off, realistic-on, realistic-floor,
 // realistic-data (the realistic group's page and its data request: run that group first),
-// tunnel-1k, tunnel-100k, relay-1k, relay-100k, startup-off or startup-on. Run `npm run bench`
+// tunnel-1k, tunnel-100k, relay-1k, relay-100k, koa-relay-1k, koa-relay-100k, startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
 // hottest functions; the .cpuprofile is kept for Chrome DevTools.
 import { readdirSync, readFileSync } from "node:fs";
@@ -26,8 +26,8 @@ const server =
     ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT }, { nodeFlags })
     : scenario === "realistic-floor"
       ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT_APP, BENCH_PAGE: PAGE }, { nodeFlags })
-      : scenario.startsWith("relay")
-        ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
+      : scenario.startsWith("relay") || scenario.startsWith("koa-relay")
+        ? await startHelper(scenario.startsWith("koa") ? "floor-relay-koa.mjs" : "floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
         : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn }, { nodeFlags, ...(realistic ? { outRel: OUT_REL_APP } : {}) });
 const browser = { "user-agent": BROWSER_UA };
 const buildId = () => JSON.parse(readFileSync(path.join(OUT_APP, "manifest.json"), "utf8")).buildId;

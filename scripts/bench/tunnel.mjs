@@ -3,12 +3,48 @@ import { envelopeLoad } from "./lib/envelope.mjs";
 import { pairedRatio, pairFigures } from "./lib/paired.mjs";
 import { runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, medianRun, target } from "./lib/stats.mjs";
+import { productionNode } from "./production-node.mjs";
+import { buildFor } from "./runtime-build.mjs";
+
+/**
+ * Paired ratios against the bare relay, per size: ours, and the Koa floor (floor-relay-koa.mjs:
+ * the relay's forwarding as a Koa app's only route on @koa/router), on one Node.
+ */
+async function pairedAgainstRelay({ relay, ours, koa }, dsn, { sizes, connections, paired }) {
+  const figures = {};
+  for (const size of sizes) {
+    const input = (server) => envelopeLoad(`${server.origin}/monitoring?p=42`, dsn, size, {});
+    figures[size] = {
+      ours: await pairedRatio([relay, ours], { input, connections, ...paired }),
+      koa: await pairedRatio([relay, koa], { input, connections, ...paired }),
+    };
+  }
+  return figures;
+}
+
+/** The same pairs on production's Node (the Dockerfile's), when it differs from this one. */
+async function onProductionNode(ingest, dsn, settings) {
+  const production = productionNode();
+  if (!production || production.path === process.execPath) return undefined;
+  const { path: node, version } = production;
+  const servers = {
+    relay: await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { node }),
+    koa: await startHelper("floor-relay-koa.mjs", { INGEST_ORIGIN: ingest.origin }, { node }),
+    ours: await startServer({ SENTRY_DSN: dsn }, { node, outRel: buildFor(node) }),
+  };
+  try {
+    return { version, figures: await pairedAgainstRelay(servers, dsn, settings) };
+  } finally {
+    await Promise.all(Object.values(servers).map((proc) => proc.stop()));
+  }
+}
 
 export async function tunnel({ sizes, connections, rounds, warmupSec, durationSec, paired }) {
   const ingest = await startHelper("fake-ingest.mjs");
   const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
   const ours = await startServer({ SENTRY_DSN: dsn });
   const relay = await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin });
+  const koa = await startHelper("floor-relay-koa.mjs", { INGEST_ORIGIN: ingest.origin });
   const targets = {
     "direct to ingest": `${ingest.origin}/api/42/envelope/`,
     "bare relay": `${relay.origin}/monitoring?p=42`,
@@ -29,12 +65,9 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
     }
 
     // Judged paired (the throughput target): one after the other, the relay's and ours' rounds
-    // swung by a quarter on this shared VM. Last, as it pins both servers to one core.
-    const pairs = {};
-    for (const size of sizes) {
-      const input = (server) => envelopeLoad(`${server.origin}/monitoring?p=42`, dsn, size, {});
-      pairs[size] = await pairedRatio([relay, ours], { input, connections, ...paired });
-    }
+    // swung by a quarter on this shared VM. Last, as it pins the servers to one core.
+    const pairs = await pairedAgainstRelay({ relay, ours, koa }, dsn, { sizes, connections, paired });
+    const production = await onProductionNode(ingest, dsn, { sizes, connections, paired });
 
     const rows = [];
     const verdicts = [];
@@ -46,9 +79,18 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
         rows.push([name, fmt.kib(size), fmt.int(r.rps), fmt.ms(r.p50), fmt.ms(r.p99), fmt.x(r.rps / relayed.rps), fmt.x(r.rps / direct.rps), r.runs.join(" / "), r.failures]);
       }
       const r = results[`ours (tunnel)|${size}`];
-      const { ratio } = pairs[size];
+      const { ratio } = pairs[size].ours;
       const added = r.p50 - relayed.p50;
-      verdicts.push(target(`Tunnel ${fmt.kib(size)} >= 0.85 × bare relay`, ratio >= 0.85, `${fmt.x(ratio)} (paired)`));
+      const onProduction = production
+        ? `; on production's Node ${production.version}: ${fmt.x(production.figures[size].ours.ratio)}, Koa + @koa/router alone ${fmt.x(production.figures[size].koa.ratio)}`
+        : "";
+      verdicts.push(
+        target(
+          `Tunnel ${fmt.kib(size)} >= 0.85 × bare relay`,
+          ratio >= 0.85,
+          `${fmt.x(ratio)} (paired; Koa + @koa/router alone ${fmt.x(pairs[size].koa.ratio)}${onProduction})`,
+        ),
+      );
       verdicts.push(target(`Tunnel ${fmt.kib(size)} added p50 < 1 ms over bare relay`, added < 1, `${added.toFixed(2)} ms`));
     }
     return {
@@ -59,10 +101,14 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
       notes: [
         `${connections} connections. Ours runs with SENTRY_DSN set (the tunnel is only mounted with a DSN), so @sentry/node is loaded as in production; tunnel requests are not traced.`,
         "The bare relay forwards Content-Type and Content-Length and pipes the answer back; no query, header, size or DSN checks.",
-        `The throughput target is judged paired, as the SSR group's CPU target is: the relay and ours pinned to CPU 0 and loaded at once, by one autocannon each on CPU 1 (lib/paired.mjs, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections after a 2 s warm-up; the fake ingest unpinned), so ours ÷ relay envelopes/s is the relay's CPU per envelope ÷ ours. The table's "× relay" is from the runs one after the other. Relay ÷ ours envelopes/s per round, then each one's CPU per envelope and the pair's share of CPU 0: ${sizes.map((size) => `${fmt.kib(size)}: ${pairFigures(pairs[size])}`).join("; ")}. The added p50 is from the runs one after the other.`,
+        `The throughput target is judged paired, as the SSR group's CPU target is: the relay and ours pinned to CPU 0 and loaded at once, by one autocannon each on CPU 1 (lib/paired.mjs, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections after a 2 s warm-up; the fake ingest unpinned), so ours ÷ relay envelopes/s is the relay's CPU per envelope ÷ ours. The table's "× relay" is from the runs one after the other. Relay ÷ ours envelopes/s per round, then each one's CPU per envelope and the pair's share of CPU 0: ${sizes.map((size) => `${fmt.kib(size)}: ${pairFigures(pairs[size].ours)}`).join("; ")}. The added p50 is from the runs one after the other.`,
+        `What the fixed stack alone costs: floor-relay-koa.mjs is the bare relay's forwarding as a Koa app's only route on @koa/router (no checks, headers or metrics; a body that came whole with its headers goes as a buffer, others stream, as ours does), paired against the relay the same way. Relay ÷ Koa floor: ${sizes.map((size) => `${fmt.kib(size)}: ${pairFigures(pairs[size].koa)}`).join("; ")}.`,
+        production
+          ? `On production's Node ${production.version} (the Dockerfile's; the build with its own native addon, runtime-build.mjs), the same pairs. Relay ÷ ours: ${sizes.map((size) => `${fmt.kib(size)}: ${pairFigures(production.figures[size].ours)}`).join("; ")}. Relay ÷ Koa floor: ${sizes.map((size) => `${fmt.kib(size)}: ${pairFigures(production.figures[size].koa)}`).join("; ")}.`
+          : "Production's Node is this one, or unavailable: no second set of pairs.",
       ],
     };
   } finally {
-    await Promise.all([ours, relay, ingest].map((proc) => proc.stop()));
+    await Promise.all([ours, relay, koa, ingest].map((proc) => proc.stop()));
   }
 }

@@ -65,9 +65,9 @@ function track(child, label) {
   };
 }
 
-/** A helper script that prints `{"port":N}` once listening (fake ingest, floors). */
-export async function startHelper(script, env = {}, { nodeFlags = [] } = {}) {
-  const child = spawn(process.execPath, [...nodeFlags, path.join(BENCH_DIR, script)], {
+/** A helper script that prints `{"port":N}` once listening (fake ingest, floors); `node`: another Node binary. */
+export async function startHelper(script, env = {}, { nodeFlags = [], node = process.execPath } = {}) {
+  const child = spawn(node, [...nodeFlags, path.join(BENCH_DIR, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
