@@ -111,6 +111,16 @@ describe("peekHeaderLine", () => {
     }
   });
 
+  it("returns the line as a copy, so that it never keeps a large upload's first chunk alive", async () => {
+    // Outside Node's small-buffer pool, as socket chunks are.
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    chunk.write('{"dsn":"x"}\n');
+    const { line, consumed } = await peekHeaderLine(reader([chunk]).read, "identity");
+    expect(line.toString()).toBe('{"dsn":"x"}');
+    expect(consumed).toEqual([chunk]);
+    expect(line.buffer).not.toBe(chunk.buffer);
+  });
+
   it("takes a body without newline as a header-only envelope", async () => {
     expect((await peekHeaderLine(reader([header]).read, "identity")).line.equals(header)).toBe(true);
   });
