@@ -38,7 +38,8 @@ export class ClientBody {
 
   /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Buffer | undefined> {
-    const chunk = (await this.#buffered()) ?? (await this.#next());
+    // Once the iterator exists, it alone reads (no extra await per chunk).
+    const chunk = (this.#source ? null : await this.#buffered()) ?? (await this.#next());
     if (chunk === undefined) return undefined;
     this.#count(chunk);
     return chunk;
@@ -59,7 +60,6 @@ export class ClientBody {
    * the headers (browsers send small bodies so): one microtask later it is there.
    */
   async #buffered(): Promise<Buffer | null> {
-    if (this.#source) return null;
     const request = this.#request;
     const chunk = request.read() as Buffer | null;
     if (chunk !== null || this.bytes > 0) return chunk;
