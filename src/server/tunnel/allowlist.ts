@@ -54,6 +54,6 @@ export function compileAllowlist(dsns: readonly string[]): Allowlist {
   return new Allowlist(entries);
 }
 
-export function findAllowed(allowlist: readonly AllowedDsn[], dsn: ParsedDsn): AllowedDsn | undefined {
+function findAllowed(allowlist: readonly AllowedDsn[], dsn: ParsedDsn): AllowedDsn | undefined {
   return allowlist.find((entry) => sameDsn(entry.dsn, dsn));
 }

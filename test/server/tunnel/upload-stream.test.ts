@@ -18,6 +18,17 @@ async function pushed(body: ClientBody, head: Buffer[], onError: () => void): Pr
   return upload as Readable;
 }
 
+/** A pushed upload of a body capped at `maxBytes`, its upstream side flowing. */
+async function flowingUpload(maxBytes: number) {
+  const request = clientRequest();
+  const body = new ClientBody(request, maxBytes);
+  const onError = vi.fn();
+  const upstream = await pushed(body, [], onError);
+  collect(upstream);
+  await tick();
+  return { request, body, onError, upstream };
+}
+
 function collect(stream: Readable): string[] {
   const seen: string[] = [];
   stream.on("data", (chunk: Buffer) => seen.push(chunk.toString()));
@@ -104,12 +115,7 @@ describe("ClientBody.upload, pushed (unknown or large length)", () => {
   });
 
   it("destroys the upstream side when the body grows past the cap, leaving the request intact and paused", async () => {
-    const request = clientRequest();
-    const body = new ClientBody(request, 3);
-    const onError = vi.fn();
-    const upstream = await pushed(body, [], onError);
-    collect(upstream);
-    await tick();
+    const { request, body, onError, upstream } = await flowingUpload(3);
     request.push(Buffer.from("abcd"));
     const [error] = await once(upstream, "error");
     expect(error).toBeInstanceOf(BodyTooLargeError);
@@ -120,12 +126,7 @@ describe("ClientBody.upload, pushed (unknown or large length)", () => {
   });
 
   it("destroys the upstream side when the client goes away", async () => {
-    const request = clientRequest();
-    const body = new ClientBody(request, 100);
-    const onError = vi.fn();
-    const upstream = await pushed(body, [], onError);
-    collect(upstream);
-    await tick();
+    const { request, body, onError, upstream } = await flowingUpload(100);
     request.destroy(new Error("aborted"));
     const [error] = await once(upstream, "error");
     expect(error).toBeInstanceOf(ClientAbortedError);
