@@ -32,11 +32,13 @@ export const DEFAULT_SPOOL_DIR = ".outpost/spool";
 export const DEFAULT_SPOOL_MAX_ENVELOPE_BYTES = 1024 * 1024;
 
 /**
- * 8 MiB of streamed envelopes held in memory until the ingest answers, across all uploads: a
- * burst of large uploads costs at most this much more than relaying them, and at least eight
- * envelopes of the largest spooled size can still be spooled if the ingest fails mid-upload.
+ * 2 MiB of streamed envelopes held in memory until the ingest answers, across all uploads: two
+ * envelopes of the largest spooled size, or a hundred 20 KiB ones, can still be spooled if the
+ * ingest fails mid-upload. Measured, these copies cost about their budget in peak memory under
+ * a burst of large uploads (BENCHMARKS.md, issue 15's fifth pass): at 8 MiB, 200 concurrent
+ * 1 MiB uploads grew RSS 1.34× the bare relay's, at 2 MiB 1.09×.
  */
-export const DEFAULT_SPOOL_MAX_MEMORY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SPOOL_MAX_MEMORY_BYTES = 2 * 1024 * 1024;
 
 export const DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 

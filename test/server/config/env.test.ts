@@ -53,7 +53,7 @@ describe("loadEnv", () => {
   });
 
   it("wants the spool's memory budget to hold its largest envelope", () => {
-    expect(loadEnv({}).SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES).toBe(8 * 1024 * 1024);
+    expect(loadEnv({}).SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES).toBe(2 * 1024 * 1024);
     const small = { SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: "1000", SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES: "1001" };
     expect(() => loadEnv(small)).toThrow(/SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES.*SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES/);
   });
