@@ -1,11 +1,12 @@
 import type { Readable } from "node:stream";
 import { BodyCopy, type CopyRefusal, type HeldBytes } from "./body-copy";
 import { BodyTooLargeError, ClientAbortedError } from "./errors";
+import { directUpload } from "./direct-upload";
 import { pushedUpload } from "./pushed-upload";
 
 export type BodyFailure = "too_large" | "client_aborted";
 
-// Bodies declared up to this size are pulled rather than pushed upstream: see upload().
+// Bodies declared up to this size are pulled rather than streamed upstream: see upload().
 const PULL_MAX_BYTES = 256 * 1024;
 
 /**
@@ -125,12 +126,12 @@ export class ClientBody {
 
   /**
    * The upstream request body: the chunks already peeked, then the rest of the request as it
-   * arrives. Two ways, chosen by size, as measured (BENCHMARKS.md, issue 15's memory work):
-   * pushed through a stream costs more per upload (100 KiB envelopes: 13 % more CPU each) but
-   * less per chunk and holds each chunk for less time (1 MiB envelopes: 7 % less CPU, and RSS under
-   * 200 at once ≈ 1.1× the bare relay's against 1.5× pulled). So a body declared small is pulled,
-   * and a larger one or one of unknown length is pushed. Either way an error (too large, client
-   * gone) aborts the upstream request and leaves the request itself intact for the answer;
+   * arrives. Three ways, chosen as measured (BENCHMARKS.md, issue 15): a body declared up to
+   * 256 KiB is pulled (the cheapest per upload); a larger declared one that nothing needs to
+   * copy is the request itself (directUpload: least memory, as the bare relay); the rest, a
+   * body of unknown length that must be counted against the cap or one copied for the spool,
+   * is pushed through a stream (pushedUpload). Either way an error (too large, client gone)
+   * aborts the upstream request and leaves the client's connection intact for the answer;
    * `onError` hears of it first.
    */
   async upload(head: Buffer[], onError: () => void): Promise<Readable | AsyncGenerator<Buffer>> {
@@ -138,6 +139,17 @@ export class ClientBody {
     if (declared !== undefined && declared <= PULL_MAX_BYTES) return this.#pulled(head, onError);
     // The request is read through 'data' events from here on, not through its iterator.
     await this.release();
+    if (declared !== undefined && !this.#copy?.kept) {
+      return directUpload(this.#request, head, {
+        ended: () => {
+          this.bytes = declared;
+        },
+        aborted: () => {
+          this.failure = "client_aborted";
+        },
+        onError,
+      });
+    }
     return pushedUpload(this.#request, head, {
       count: (chunk) => this.#count(chunk),
       aborted: () => {

@@ -29,6 +29,9 @@ async function flowingUpload(maxBytes: number) {
   return { request, body, onError, upstream };
 }
 
+/** Resolves on 'close' (events.once would reject on the 'error' before it). */
+const closed = (stream: Readable) => new Promise((resolve) => stream.once("close", resolve));
+
 function collect(stream: Readable): string[] {
   const seen: string[] = [];
   stream.on("data", (chunk: Buffer) => seen.push(chunk.toString()));
@@ -151,10 +154,60 @@ describe("ClientBody.upload, pushed (unknown or large length)", () => {
   });
 });
 
+const LARGE = 256 * 1024 + 1;
+
+describe("ClientBody.upload, direct (declared large, not copied)", () => {
+  it("hands over the request itself, the peeked chunks back in front, and counts the declared length at its end", async () => {
+    const request = clientRequest();
+    const body = new ClientBody(request, 1 << 20, LARGE);
+    const head = [Buffer.from("h"), Buffer.from("e")];
+    expect(await body.upload(head, () => {})).toBe(request);
+    expect(head).toEqual([]);
+    const seen = collect(request);
+    request.push(Buffer.from("ad"));
+    request.push(null);
+    await once(request, "close");
+    expect(seen.join("")).toBe("head");
+    expect(body.bytes).toBe(LARGE);
+    expect(body.failure).toBeUndefined();
+  });
+
+  it("records a client that went away, and hears of it", async () => {
+    const request = clientRequest();
+    const body = new ClientBody(request, 1 << 20, LARGE);
+    const onError = vi.fn();
+    await body.upload([], onError);
+    request.destroy(new Error("aborted"));
+    await closed(request);
+    expect(body.failure).toBe("client_aborted");
+    expect(onError).toHaveBeenCalledOnce();
+  });
+
+  it("leaves to the ingest's error a request undici destroyed while the client is still connected", async () => {
+    const request = Object.assign(clientRequest(), { socket: { destroyed: false } });
+    const body = new ClientBody(request, 1 << 20, LARGE);
+    const onError = vi.fn();
+    await body.upload([], onError);
+    request.destroy(new Error("other side closed"));
+    await closed(request);
+    expect(body.failure).toBeUndefined();
+    expect(onError).not.toHaveBeenCalled();
+  });
+});
+
 describe("ClientBody.upload, pulled (declared small)", () => {
-  it("pushes bodies declared over 256 KiB and pulls smaller ones", async () => {
-    expect(await new ClientBody(clientRequest(), 1 << 20, 256 * 1024 + 1).upload([], () => {})).toBeInstanceOf(Readable);
-    expect(await new ClientBody(clientRequest(), 1 << 20, 256 * 1024).upload([], () => {})).not.toBeInstanceOf(Readable);
+  it("pulls bodies declared up to 256 KiB; larger ones go direct, or pushed when copied or of unknown length", async () => {
+    const small = new ClientBody(clientRequest(), 1 << 20, 256 * 1024);
+    expect(await small.upload([], () => {})).not.toBeInstanceOf(Readable);
+    const request = clientRequest();
+    expect(await new ClientBody(request, 1 << 20, LARGE).upload([], () => {})).toBe(request);
+    const copied = new ClientBody(clientRequest(), 1 << 20, LARGE);
+    copied.copy([], 1 << 20, new HeldBytes(1 << 20));
+    const pushedUpload = await copied.upload([], () => {});
+    expect(pushedUpload).toBeInstanceOf(Readable);
+    expect(pushedUpload).not.toBe(request);
+    const unknown = clientRequest();
+    expect(await new ClientBody(unknown, 1 << 20).upload([], () => {})).not.toBe(unknown);
   });
 
   it("gives the peeked chunks, then the rest as read, keeping no reference to the peeked ones", async () => {
