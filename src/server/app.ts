@@ -7,6 +7,7 @@ import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
 import { bodyParser } from "./forms/body-parser";
+import { clientLeftMidRequest } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
@@ -50,6 +51,11 @@ export function createApp(deps: AppDependencies): Koa {
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
+    if (ctx && clientLeftMidRequest(ctx)) {
+      const code = (error as { code?: unknown } | null)?.code;
+      logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
+      return;
+    }
     logger.error({ err: error, method: ctx?.method }, "request error");
     if (!ctx || (error as { expose?: unknown })?.expose) return;
     const report = deps.monitoring?.forRequest(ctx.req);

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RequestMonitoring } from "../../../src/server/monitoring/request-monitoring";
 import { startTestApp, type TestApp } from "../../support/test-app";
@@ -28,6 +29,13 @@ beforeAll(async () => {
       // An error outside the renderer: Koa answers 500 and emits it on the app.
       extraMiddleware: [
         async (ctx, next) => {
+          if (ctx.path === "/test/upload") {
+            // Reads the whole body, as a form's body parser or the tunnel would.
+            for await (const _chunk of ctx.req) {
+            }
+            ctx.body = "ok";
+            return;
+          }
           if (ctx.path === "/test/bad-request") ctx.throw(400, "bad request");
           if (ctx.path !== "/test/broken-middleware") return next();
           ctx.state.routeLabel = "/test/broken-middleware";
@@ -52,6 +60,20 @@ it("treats a visitor leaving mid-stream as no error: nothing reported, nothing l
   await new Promise((resolve) => setTimeout(resolve, 600));
   expect(captured).toEqual([]);
   expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
+});
+
+it("treats a visitor leaving mid-upload as no error: nothing reported, nothing logged as one", async () => {
+  captured.length = 0;
+  const { port } = new URL(app.url);
+  const req = request({ host: "127.0.0.1", port, path: "/test/upload", method: "POST", headers: { "content-length": "100000" } });
+  req.on("error", () => {});
+  req.write(Buffer.alloc(10_000, 0x61));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  req.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(captured).toEqual([]);
+  expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
+  expect(app.logs.filter((line) => line.msg === "client left mid-request").length).toBeGreaterThan(0);
 });
 
 it("names the request by route pattern and reports a real error once", async () => {
