@@ -201,11 +201,12 @@ describe("ClientBody.upload, pulled (declared small)", () => {
     expect(await small.upload([], () => {})).not.toBeInstanceOf(Readable);
     const request = clientRequest();
     expect(await new ClientBody(request, 1 << 20, LARGE).upload([], () => {})).toBe(request);
-    const copied = new ClientBody(clientRequest(), 1 << 20, LARGE);
+    const copiedRequest = clientRequest();
+    const copied = new ClientBody(copiedRequest, 1 << 20, LARGE);
     copied.copy([], 1 << 20, new HeldBytes(1 << 20));
     const pushedUpload = await copied.upload([], () => {});
     expect(pushedUpload).toBeInstanceOf(Readable);
-    expect(pushedUpload).not.toBe(request);
+    expect(pushedUpload).not.toBe(copiedRequest);
     const unknown = clientRequest();
     expect(await new ClientBody(unknown, 1 << 20).upload([], () => {})).not.toBe(unknown);
   });
