@@ -25,9 +25,21 @@ export function buildFor(node) {
   return outRel;
 }
 
+/** Whether `node` can load the addon compiled in `dir`. */
+function loads(node, dir) {
+  const binary = path.join(dir, "build/Release/better_sqlite3.node");
+  if (!existsSync(binary)) return false;
+  try {
+    execFileSync(node, ["-e", `process.dlopen({ exports: {} }, ${JSON.stringify(binary)})`], { stdio: "pipe" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function compiledAddon(node, abi) {
   const dir = path.join(`${OUT}-addons`, `${ADDON}-abi${abi}`);
-  if (existsSync(path.join(dir, "build/Release/better_sqlite3.node"))) return dir;
+  if (loads(node, dir)) return dir;
   const nodeDir = path.resolve(node, "../..");
   if (!existsSync(path.join(nodeDir, "include/node/node_version.h"))) {
     throw new Error(`no Node headers in ${nodeDir}/include to compile ${ADDON} for ${node} (delete its cache to fetch them)`);
@@ -39,10 +51,21 @@ function compiledAddon(node, abi) {
   console.log(`compiling ${ADDON} for Node ABI ${abi} into ${path.relative(ROOT, dir)}/ (once; a few minutes) ...`);
   try {
     // Its log only when it fails: node-gyp reports every step on stderr.
-    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: "pipe" });
+    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: "pipe", env: gypEnv(nodeDir) });
+    if (!loads(node, dir)) throw new Error(`the compiled ${ADDON} does not load in ${node}`);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`${ADDON} did not compile for Node ABI ${abi}:\n${String(error.stderr ?? error.message).slice(-3000)}`);
   }
   return dir;
+}
+
+/**
+ * The environment without npm's config variables: node-gyp lets npm_config_* override its
+ * command line, so under `npm run bench` a user's `nodedir` in .npmrc would compile the addon
+ * against this machine's Node instead.
+ */
+function gypEnv(nodeDir) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
+  return { ...env, npm_config_nodedir: nodeDir };
 }
