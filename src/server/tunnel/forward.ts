@@ -6,7 +6,7 @@ import type { ClientBody } from "./body-limit";
 import type { Reject, Rejection } from "./reject";
 import { relayAnswer } from "./relay-answer";
 import type { Spool } from "./spool";
-import { INGEST_DOWN_STATUSES } from "./spool/replay-worker";
+import { INGEST_DOWN_STATUSES } from "./spool/replay-attempt";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { TunnelLogger, TunnelObserver } from "./types";
 import type { RequestDispatcher } from "./upstream-agent";

@@ -1,51 +1,19 @@
-import type { RequestDispatcher } from "../upstream-agent";
-import type { TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
-import type { Circuit } from "./circuit";
 import { EnvelopeRetries } from "./envelope-retries";
-import type { UpstreamRateLimits } from "./rate-limits";
-import { withSentAtMovedForward } from "./sent-at";
-import type { SpoolStore } from "./store";
+import { type Attempt, type AttemptConfig, replayAttempt } from "./replay-attempt";
 import type { StoredEnvelope } from "./types";
 import type { SpoolWriter } from "./writer";
 
-export interface ReplayConfig {
-  store: SpoolStore;
+export interface ReplayConfig extends AttemptConfig {
   writer: SpoolWriter;
-  dispatcher: RequestDispatcher;
-  circuit: Circuit;
-  rateLimits: UpstreamRateLimits;
   concurrency: number;
   /** Between consecutive failures of any envelopes: spares an ingest that fails them all. */
   backoff: Backoff;
   /** Between one envelope's own failed deliveries. */
   retryBackoff: Backoff;
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  observer: TunnelObserver | undefined;
-  logger: TunnelLogger | undefined;
 }
 
-// Statuses that say the ingest itself is down; anything else it answered means it is up.
-export const INGEST_DOWN_STATUSES = new Set([502, 503, 504]);
-// Sentry will never take these (malformed, project gone or key disabled, too large): dropped.
-const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
 const SCAN_BATCH = 64;
-
-/**
- * Whom a failure counts against: "failed" (a 5xx the circuit takes for the ingest being up) this
- * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
- * again; "ingest_down" nobody.
- */
-type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
-
-interface Attempt {
-  outcome: Outcome;
-  /** The ingest's status, `timeout` or `unreachable`; empty when nothing was sent. */
-  answer: string;
-  /** The circuit's run right after it heard of a "failed_maybe_down". */
-  run?: number;
-}
 
 /**
  * Sends the spool to the ingest, oldest first among the envelopes that are due, at most
@@ -166,7 +134,7 @@ export class ReplayWorker {
   #deliver(row: StoredEnvelope): void {
     const controller = new AbortController();
     this.#inFlight.set(row.id, controller);
-    const delivery = this.#send(row, controller.signal)
+    const delivery = replayAttempt(this.#config, row, controller.signal)
       .then((attempt) => this.#settle(row, attempt))
       .catch((error: unknown) => this.#config.logger?.error({ err: error, id: row.id }, "sentry tunnel spool: replay failed"))
       .finally(() => {
@@ -175,64 +143,6 @@ export class ReplayWorker {
         this.notify();
       });
     this.#deliveries.add(delivery);
-  }
-
-  async #send(row: StoredEnvelope, signal: AbortSignal): Promise<Attempt> {
-    const { store, dispatcher, circuit, rateLimits, observer } = this.#config;
-    const stored = store.body(row.id);
-    if (!stored) {
-      circuit.abandoned();
-      return { outcome: "gone", answer: "" };
-    }
-    const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
-    let status: number;
-    try {
-      const response = await dispatcher.request({
-        origin: row.upstream.origin,
-        path: row.upstream.path,
-        method: "POST",
-        headers: { ...row.headers, "content-length": String(body.length) },
-        body,
-        headersTimeout: this.#config.headersTimeoutMs,
-        bodyTimeout: this.#config.bodyTimeoutMs,
-        signal,
-      });
-      status = response.statusCode;
-      await response.body.dump().catch(() => {});
-      rateLimits.update(row.upstream, response);
-    } catch (error) {
-      if (signal.aborted) {
-        circuit.abandoned();
-        return { outcome: "stopped", answer: "" };
-      }
-      const code = (error as { code?: unknown }).code;
-      const answer = typeof code === "string" && code.includes("TIMEOUT") ? "timeout" : "unreachable";
-      observer?.replayed?.(answer);
-      return this.#failure(row, answer);
-    }
-    const answer = String(status);
-    observer?.replayed?.(answer);
-    if (INGEST_DOWN_STATUSES.has(status)) return this.#failure(row, answer);
-    circuit.succeeded();
-    if (status >= 200 && status < 300) return { outcome: "delivered", answer };
-    if (status === 429) return { outcome: "held", answer };
-    if (NEVER_ACCEPTED(status)) {
-      this.#config.logger?.warn({ id: row.id, status }, "sentry tunnel spool: the ingest refused an envelope; dropped");
-      return { outcome: "refused", answer };
-    }
-    return { outcome: "failed", answer };
-  }
-
-  /**
-   * Unreachable, timed out, or 502/503/504: the ingest may be down. The circuit hears only of an
-   * envelope's first such failure while it is closed: told of every retry, one envelope the
-   * ingest cannot take would open it whenever nothing else is being delivered.
-   */
-  #failure(row: StoredEnvelope, answer: string): Attempt {
-    const { circuit } = this.#config;
-    if (row.attempts === 0 || circuit.state !== "closed") circuit.failed();
-    if (circuit.state !== "closed") return { outcome: "ingest_down", answer };
-    return { outcome: "failed_maybe_down", answer, run: circuit.run };
   }
 
   #settle(row: StoredEnvelope, { outcome, answer, run }: Attempt): void {

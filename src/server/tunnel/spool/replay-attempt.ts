@@ -1,0 +1,96 @@
+import type { TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher } from "../upstream-agent";
+import type { Circuit } from "./circuit";
+import type { UpstreamRateLimits } from "./rate-limits";
+import { withSentAtMovedForward } from "./sent-at";
+import type { SpoolStore } from "./store";
+import type { StoredEnvelope } from "./types";
+
+export interface AttemptConfig {
+  store: SpoolStore;
+  dispatcher: RequestDispatcher;
+  circuit: Circuit;
+  rateLimits: UpstreamRateLimits;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  observer: TunnelObserver | undefined;
+  logger: TunnelLogger | undefined;
+}
+
+// Statuses that say the ingest itself is down; anything else it answered means it is up.
+export const INGEST_DOWN_STATUSES = new Set([502, 503, 504]);
+// Sentry will never take these (malformed, project gone or key disabled, too large): dropped.
+const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;
+
+/**
+ * Whom a failure counts against: "failed" (a 5xx the circuit takes for the ingest being up) this
+ * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
+ * again; "ingest_down" nobody.
+ */
+export type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
+
+export interface Attempt {
+  outcome: Outcome;
+  /** The ingest's status, `timeout` or `unreachable`; empty when nothing was sent. */
+  answer: string;
+  /** The circuit's run right after it heard of a "failed_maybe_down". */
+  run?: number;
+}
+
+/** One delivery of a spooled envelope, its `sent_at` moved forward by the time it waited, and what came of it. */
+export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, signal: AbortSignal): Promise<Attempt> {
+  const { store, dispatcher, circuit, rateLimits, observer } = config;
+  const stored = store.body(row.id);
+  if (!stored) {
+    circuit.abandoned();
+    return { outcome: "gone", answer: "" };
+  }
+  const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
+  let status: number;
+  try {
+    const response = await dispatcher.request({
+      origin: row.upstream.origin,
+      path: row.upstream.path,
+      method: "POST",
+      headers: { ...row.headers, "content-length": String(body.length) },
+      body,
+      headersTimeout: config.headersTimeoutMs,
+      bodyTimeout: config.bodyTimeoutMs,
+      signal,
+    });
+    status = response.statusCode;
+    await response.body.dump().catch(() => {});
+    rateLimits.update(row.upstream, response);
+  } catch (error) {
+    if (signal.aborted) {
+      circuit.abandoned();
+      return { outcome: "stopped", answer: "" };
+    }
+    const code = (error as { code?: unknown }).code;
+    const answer = typeof code === "string" && code.includes("TIMEOUT") ? "timeout" : "unreachable";
+    observer?.replayed?.(answer);
+    return ingestFailure(circuit, row, answer);
+  }
+  const answer = String(status);
+  observer?.replayed?.(answer);
+  if (INGEST_DOWN_STATUSES.has(status)) return ingestFailure(circuit, row, answer);
+  circuit.succeeded();
+  if (status >= 200 && status < 300) return { outcome: "delivered", answer };
+  if (status === 429) return { outcome: "held", answer };
+  if (NEVER_ACCEPTED(status)) {
+    config.logger?.warn({ id: row.id, status }, "sentry tunnel spool: the ingest refused an envelope; dropped");
+    return { outcome: "refused", answer };
+  }
+  return { outcome: "failed", answer };
+}
+
+/**
+ * Unreachable, timed out, or 502/503/504: the ingest may be down. The circuit hears only of an
+ * envelope's first such failure while it is closed: told of every retry, one envelope the
+ * ingest cannot take would open it whenever nothing else is being delivered.
+ */
+function ingestFailure(circuit: Circuit, row: StoredEnvelope, answer: string): Attempt {
+  if (row.attempts === 0 || circuit.state !== "closed") circuit.failed();
+  if (circuit.state !== "closed") return { outcome: "ingest_down", answer };
+  return { outcome: "failed_maybe_down", answer, run: circuit.run };
+}
