@@ -3,6 +3,8 @@ import { BROWSER_UA, freePort, rssBytes, runWorker, sampleRss, sleep, startHelpe
 import { envelope } from "./lib/envelope.mjs";
 import { collectGarbage } from "./lib/inspector.mjs";
 import { fmt, median, MiB, target } from "./lib/stats.mjs";
+import { productionNode } from "./production-node.mjs";
+import { buildFor } from "./runtime-build.mjs";
 
 const LIMIT = 32 * MiB;
 
@@ -16,10 +18,11 @@ async function settledRss(pid) {
   return Math.min(...samples);
 }
 
-async function uploadGrowth(ingest, dsn, { size, count }, relay) {
+/** `runtime`: another Node binary and its build ({ node, outRel }); default: this one's. */
+async function uploadGrowth(ingest, dsn, { size, count }, relay, runtime = {}) {
   const server = relay
-    ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin })
-    : await startServer({ SENTRY_DSN: dsn, SENTRY_TUNNEL_MAX_BYTES: String(256 * MiB) });
+    ? await startHelper("floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { node: runtime.node })
+    : await startServer({ SENTRY_DSN: dsn, SENTRY_TUNNEL_MAX_BYTES: String(256 * MiB) }, runtime);
   try {
     // Warm the tunnel path (modules, upstream connection) so the baseline is a running server's.
     const small = envelope(dsn, 1024);
@@ -79,6 +82,43 @@ function slope(xy) {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
+/** `rounds` of ours then the bare relay, a fresh server each. */
+async function uploadRounds(ingest, dsn, shape, rounds, runtime) {
+  const runs = [];
+  const relayRuns = [];
+  for (let round = 0; round < rounds; round++) {
+    runs.push(await uploadGrowth(ingest, dsn, shape, false, runtime));
+    relayRuns.push(await uploadGrowth(ingest, dsn, shape, true, runtime));
+  }
+  return { runs, relayRuns };
+}
+
+function uploadRows(label, runs, relayRuns) {
+  return [["ours", runs], ["bare relay", relayRuns]].map(([who, list]) => [
+    `${label}, ${who}`,
+    fmt.mib(median(list.map((r) => r.baseline))),
+    fmt.mib(median(list.map((r) => r.peak))),
+    fmt.mib(median(list.map((r) => r.growth))),
+    list.map((r) => fmt.mib(r.growth)).join(" / "),
+    `${median(list.map((r) => r.seconds)).toFixed(2)} s`,
+  ]);
+}
+
+/**
+ * The one 100 MiB envelope on production's Node (the Dockerfile's), when it differs from this
+ * one: shown, not judged (the targets are judged on this machine's Node, as the tunnel's are).
+ * Its garbage collector frees the parser's body buffers on another schedule (BENCHMARKS.md,
+ * issue 15's sixth pass).
+ */
+async function onProductionNode(ingest, dsn, rounds) {
+  const production = productionNode();
+  if (!production || production.path === process.execPath) return undefined;
+  const runtime = { node: production.path, outRel: buildFor(production.path) };
+  const label = `one 100 MiB envelope on Node ${production.version}`;
+  const { runs, relayRuns } = await uploadRounds(ingest, dsn, { size: 100 * MiB, count: 1 }, rounds, runtime);
+  return { rows: uploadRows(label, runs, relayRuns) };
+}
+
 export async function memory({ rounds, leak }) {
   const ingest = await startHelper("fake-ingest.mjs");
   const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
@@ -91,21 +131,9 @@ export async function memory({ rounds, leak }) {
       ["one 100 MiB envelope", { size: 100 * MiB, count: 1 }],
       ["200 concurrent 1 MiB envelopes", { size: MiB, count: 200 }, 1.2],
     ]) {
-      const runs = [];
-      const relayRuns = [];
-      for (let round = 0; round < rounds; round++) {
-        runs.push(await uploadGrowth(ingest, dsn, shape));
-        relayRuns.push(await uploadGrowth(ingest, dsn, shape, true));
-      }
+      const { runs, relayRuns } = await uploadRounds(ingest, dsn, shape, rounds);
+      rows.push(...uploadRows(label, runs, relayRuns));
       const growth = median(runs.map((r) => r.growth));
-      for (const [who, list] of [["ours", runs], ["bare relay", relayRuns]]) rows.push([
-        `${label}, ${who}`,
-        fmt.mib(median(list.map((r) => r.baseline))),
-        fmt.mib(median(list.map((r) => r.peak))),
-        fmt.mib(median(list.map((r) => r.growth))),
-        list.map((r) => fmt.mib(r.growth)).join(" / "),
-        `${median(list.map((r) => r.seconds)).toFixed(2)} s`,
-      ]);
       if (maxRelayRatio === undefined) {
         verdicts.push(target(`Memory: peak RSS growth, ${label} < 32 MiB`, growth < LIMIT, fmt.mib(growth)));
         continue;
@@ -120,6 +148,9 @@ export async function memory({ rounds, leak }) {
         ),
       );
     }
+
+    const production = await onProductionNode(ingest, dsn, rounds);
+    if (production) rows.push(...production.rows);
 
     const points = await leakCheck(dsn, leak);
     const first = points[0];
@@ -156,7 +187,7 @@ export async function memory({ rounds, leak }) {
       rows,
       verdicts,
       notes: [
-        `Uploads: a fresh server per run with SENTRY_DSN set and SENTRY_TUNNEL_MAX_BYTES=256 MiB, its spool at the defaults (up to SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES of the 1 MiB envelopes are held for it while they stream), warmed with 50 small envelopes; RSS from /proc/<pid>/status every 50 ms; bodies generated in 64 KiB chunks by a separate client process, with Content-Length. Median of ${rounds} runs. The bare relay (floor-relay.mjs) gets the same uploads, each round right after ours: it shows what Node's streaming itself costs at this rate, and the concurrent uploads are judged against it (median of the per-round ratios).`,
+        `Uploads: a fresh server per run with SENTRY_DSN set and SENTRY_TUNNEL_MAX_BYTES=256 MiB, its spool at the defaults (up to SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES of the 1 MiB envelopes are held for it while they stream), warmed with 50 small envelopes; RSS from /proc/<pid>/status every 50 ms; bodies generated in 64 KiB chunks by a separate client process, with Content-Length. Median of ${rounds} runs. The bare relay (floor-relay.mjs) gets the same uploads, each round right after ours: it shows what Node's streaming itself costs at this rate, and the concurrent uploads are judged against it (median of the per-round ratios). The rows "on Node x" run the same on production's Node (the Dockerfile's), shown and not judged.`,
         `Leak check: one fresh server with Sentry on, GET / with a browser User-Agent at ${leak.connections} connections; RSS read (lowest of 5 samples 100 ms apart) after the first ${fmt.int(leak.first)} requests and then every ${fmt.int((leak.total - leak.first) / leak.steps)}, once as it is and once after a full garbage collection forced through the inspector (the server runs with --inspect on loopback for this). The verdict uses the RSS after GC: without it, RSS follows V8's lazy old-space growth (a sawtooth, not a leak). "No upward trend": least-squares slope of the checkpoints after the first under 1 MiB per 10k requests. Run once (it is a trend, not a speed figure).`,
       ],
     };
