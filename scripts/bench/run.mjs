@@ -6,6 +6,7 @@
 import os from "node:os";
 import path from "node:path";
 import { buildProduction } from "./lib/build.mjs";
+import { CHROMIUM_PATH, hasChromium } from "./lib/chromium.mjs";
 import { memory } from "./memory.mjs";
 import { navigation } from "./navigation.mjs";
 import { payload } from "./payload.mjs";
@@ -34,6 +35,13 @@ const settings = {
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
 };
 const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation };
+
+// Said at once rather than when the first browser group starts, twenty minutes in.
+const needsChromium = ["startup"].filter((name) => !only || only.includes(name));
+if (needsChromium.length > 0 && !hasChromium) {
+  console.error(`the startup group drives Chromium (Fast Refresh), and there is none at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  process.exit(1);
+}
 
 const started = Date.now();
 console.log("building the production server (node scripts/build.mjs) ...");
