@@ -27,7 +27,7 @@ const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && stat
  * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
  * again; "ingest_down" nobody.
  */
-export type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
+type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
 
 export interface Attempt {
   outcome: Outcome;
