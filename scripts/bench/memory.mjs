@@ -105,18 +105,18 @@ function uploadRows(label, runs, relayRuns) {
 }
 
 /**
- * The one 100 MiB envelope on production's Node (the Dockerfile's), when it differs from this
+ * Rows for the one 100 MiB envelope on production's Node (the Dockerfile's), when it differs from this
  * one: shown, not judged (the targets are judged on this machine's Node, as the tunnel's are).
  * Its garbage collector frees the parser's body buffers on another schedule (BENCHMARKS.md,
  * issue 15's sixth pass).
  */
 async function onProductionNode(ingest, dsn, rounds) {
   const production = productionNode();
-  if (!production || production.path === process.execPath) return undefined;
+  if (!production || production.path === process.execPath) return [];
   const runtime = { node: production.path, outRel: buildFor(production.path) };
   const label = `one 100 MiB envelope on Node ${production.version}`;
   const { runs, relayRuns } = await uploadRounds(ingest, dsn, { size: 100 * MiB, count: 1 }, rounds, runtime);
-  return { rows: uploadRows(label, runs, relayRuns) };
+  return uploadRows(label, runs, relayRuns);
 }
 
 export async function memory({ rounds, leak }) {
@@ -149,8 +149,7 @@ export async function memory({ rounds, leak }) {
       );
     }
 
-    const production = await onProductionNode(ingest, dsn, rounds);
-    if (production) rows.push(...production.rows);
+    rows.push(...(await onProductionNode(ingest, dsn, rounds)));
 
     const points = await leakCheck(dsn, leak);
     const first = points[0];

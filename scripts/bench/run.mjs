@@ -37,8 +37,7 @@ const settings = {
 const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation };
 
 // Said at once rather than when the first browser group starts, twenty minutes in.
-const needsChromium = ["startup"].filter((name) => !only || only.includes(name));
-if (needsChromium.length > 0 && !hasChromium) {
+if ((!only || only.includes("startup")) && !hasChromium) {
   console.error(`the startup group drives Chromium (Fast Refresh), and there is none at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   process.exit(1);
 }

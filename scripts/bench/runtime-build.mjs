@@ -51,7 +51,7 @@ function compiledAddon(node, abi) {
   console.log(`compiling ${ADDON} for Node ABI ${abi} into ${path.relative(ROOT, dir)}/ (once; a few minutes) ...`);
   try {
     // Its log only when it fails: node-gyp reports every step on stderr.
-    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: "pipe", env: gypEnv(nodeDir) });
+    execFileSync(node, [nodeGyp, "rebuild", "--release", `--nodedir=${nodeDir}`], { cwd: dir, stdio: "pipe", env: gypEnv() });
     if (!loads(node, dir)) throw new Error(`the compiled ${ADDON} does not load in ${node}`);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
@@ -65,7 +65,6 @@ function compiledAddon(node, abi) {
  * command line, so under `npm run bench` a user's `nodedir` in .npmrc would compile the addon
  * against this machine's Node instead.
  */
-function gypEnv(nodeDir) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
-  return { ...env, npm_config_nodedir: nodeDir };
+function gypEnv() {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_config_/i.test(name)));
 }
