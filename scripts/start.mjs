@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm start`: builds when no build exists yet, then runs the server as production does.
-// Containers run the node command below directly (npm would swallow signals).
+// `npm start`: builds when there is no build yet or its sources changed since, then runs the
+// server as production does. Containers run the node command below directly (npm would swallow
+// signals), on the build the image made.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
+import { staleBuildReason } from "./build/freshness.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
-if (!existsSync(path.join(root, "dist", "manifest.json"))) {
+const stale = staleBuildReason(root, path.join(root, "dist"));
+if (stale) {
+  console.log(`npm start: building first (${stale})`);
   const build = spawnSync(process.execPath, [path.join(root, "scripts", "build.mjs")], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
