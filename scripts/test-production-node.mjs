@@ -24,7 +24,12 @@ const env = {
 
 const copy = mkdtempSync(path.join(os.tmpdir(), "outpost-production-node-"));
 const cleanUp = () => rmSync(copy, { recursive: true, force: true });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => (cleanUp(), process.exit(1)));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    cleanUp();
+    process.exit(1);
+  });
+}
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: copy, env, stdio: "inherit" });
