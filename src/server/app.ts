@@ -18,7 +18,9 @@ import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
-import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
+import { matchRequest } from "./render/route-request";
+import type { AppRoutes } from "./routing/app-routes";
+import { installSessions } from "./sessions/sessions";
 
 export interface AppDependencies {
   env: Env;
@@ -45,6 +47,7 @@ export function createApp(deps: AppDependencies): Koa {
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
+  installSessions(app, env.SESSION_SECRET, logger);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
@@ -82,11 +85,11 @@ export function createApp(deps: AppDependencies): Koa {
     }),
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
-      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+      // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
-        const path = pagePathOf(ctx.path) ?? ctx.path;
-        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
-        return page?.action ? { uploads: page.uploads } : null;
+        const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);
+        const leaf = matched?.matches[matched.matches.length - 1];
+        return kind.handlerFor(ctx.method) && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
       },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),

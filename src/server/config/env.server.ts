@@ -78,6 +78,8 @@ export const envSchema = object({
   BODY_MAX_BYTES: _default(positiveInt, 65_536),
   /** More origins trusted to send state-changing requests, besides the site's own. */
   ALLOWED_ORIGINS: commaList(origin),
+  /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */
+  SESSION_SECRET: commaList(string().check(minLength(32, "each secret must be at least 32 characters"))),
   SENTRY_DSN: optional(dsn),
   PUBLIC_SENTRY_DSN: optional(dsn),
   SENTRY_ENVIRONMENT: optional(text()),
