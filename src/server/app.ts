@@ -2,7 +2,8 @@ import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
-import type { Env } from "./config/env.server";
+import { publicFiles } from "./public/public-files";
+import { type Env, loadAppSettings } from "./config/env.server";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
@@ -36,6 +37,10 @@ export interface AppDependencies {
   observeCsrfRefusal?: (check: string) => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
+  /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
+  publicDir?: string;
+  /** Where the app's own settings are read from; the process environment when absent. */
+  settingsSource?: NodeJS.ProcessEnv;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -48,6 +53,8 @@ export function createApp(deps: AppDependencies): Koa {
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
   installSessions(app, env.SESSION_SECRET, logger);
+  // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
+  loadAppSettings(deps.routes.settings, deps.settingsSource);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
@@ -72,6 +79,7 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
+  app.use(publicFiles(deps.publicDir));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body, for state-changing page requests only.

@@ -8,6 +8,7 @@ import { ROOT } from "./paths";
 interface RouteModuleFile {
   file: string;
   absolute: string;
+  resource: boolean;
   serverHalf: string | undefined;
 }
 
@@ -21,8 +22,9 @@ export async function loadAppRoutes(
 ): Promise<AppRoutes> {
   const config: AppConfig = { ...appConfig, routes: [...appConfig.routes, ...extra.routes] };
   const files: Record<string, LoadedRouteFile> = { ...extra.files };
-  for (const { file, absolute, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
-    files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
+  for (const { file, absolute, resource, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
+    if (resource) files[file] = { server: await import(absolute) };
+    else files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
   }
-  return createAppRoutes(config, files);
+  return createAppRoutes(config, files, await import("../../src/app/app.server"));
 }

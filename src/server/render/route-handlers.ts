@@ -24,22 +24,30 @@ function middlewareOf(routes: AppRoutes, chain: MatchedRoutes): { depth: number;
 
 /**
  * Runs the middleware one after another; the first that throws stops the chain, and its depth
- * says whose error component shows it. No promise when there is none (most pages).
+ * says whose error component shows it. No promise while each answers synchronously (most).
  */
 export function runMiddleware(routes: AppRoutes, chain: MatchedRoutes, context: PageRequestContext): MaybePromise<EarlyFailure | undefined> {
   const all = middlewareOf(routes, chain);
-  if (!all) return undefined;
-  return (async () => {
-    for (const { depth, run } of all) {
-      try {
-        const result = run(context);
-        if (isThenable(result)) await result;
-      } catch (error) {
-        return { depth, error };
-      }
+  return all ? runFrom(all, 0, context) : undefined;
+}
+
+function runFrom(all: readonly { depth: number; run: RouteMiddleware }[], start: number, context: PageRequestContext): MaybePromise<EarlyFailure | undefined> {
+  for (let index = start; index < all.length; index++) {
+    const { depth, run } = all[index] as { depth: number; run: RouteMiddleware };
+    let result: unknown;
+    try {
+      result = run(context);
+    } catch (error) {
+      return { depth, error };
     }
-    return undefined;
-  })();
+    if (isThenable(result)) {
+      return Promise.resolve(result).then(
+        () => runFrom(all, index + 1, context),
+        (error: unknown) => ({ depth, error }),
+      );
+    }
+  }
+  return undefined;
 }
 
 // A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST.

@@ -1,6 +1,7 @@
 import { type AppConfig, routeFiles, routeId } from "../../shared/routing/config";
 import type { RouteMiddleware, RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
 import { RouteTable } from "../../shared/routing/route-table";
+import type { AppSettings } from "../../shared/routing/settings";
 
 /** A route file's two halves, as the server build (or a test) loaded them; a resource route has only the server one. */
 export type LoadedRouteFile = { module: RouteModule; server?: ServerRouteModule } | { module?: undefined; server: ServerRouteModule };
@@ -8,6 +9,8 @@ export type LoadedRouteFile = { module: RouteModule; server?: ServerRouteModule 
 /** The app's own server side (src/app/app.server.ts): middleware for every page and resource route. */
 export interface AppServerModule {
   middleware?: readonly RouteMiddleware[];
+  /** The app's settings (`defineSettings(schema)`), validated at start. */
+  settings?: AppSettings<unknown>;
 }
 
 /** The app's routes as the server uses them: the table, and every module with its server half. */
@@ -19,6 +22,7 @@ export interface AppRoutes {
   isResource(id: string): boolean;
   /** The app's middleware, ahead of every route's. */
   appMiddleware: readonly RouteMiddleware[];
+  settings?: AppSettings<unknown>;
 }
 
 /**
@@ -51,6 +55,7 @@ export function createAppRoutes(config: AppConfig, files: Record<string, LoadedR
     serverHalf: (id) => get(id).server,
     isResource: (id) => !get(id).module,
     appMiddleware: app.middleware ?? [],
+    settings: app.settings,
   };
 }
 

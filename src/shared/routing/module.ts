@@ -33,10 +33,26 @@ export interface MetaTag {
   content: string;
 }
 
+/** A `<link>` in the head: canonical, icons, alternates. */
+export interface LinkTag {
+  rel: string;
+  href: string;
+  type?: string;
+  sizes?: string;
+  hrefLang?: string;
+  media?: string;
+}
+
 export interface HeadTags {
   title?: string;
   description?: string;
   meta?: MetaTag[];
+  /** Each link replaces an earlier one of the same rel (and hreflang, sizes, media): one canonical, one icon per size. */
+  links?: LinkTag[];
+  /** Structured data, each object one `<script type="application/ld+json">`; every route's are kept. */
+  jsonLd?: Record<string, unknown>[];
+  /** The document's language, `<html lang>`; the deepest route's wins. */
+  lang?: string;
 }
 
 /** A route module (`X.tsx`): shared by the server render and the browser. */
