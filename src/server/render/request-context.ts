@@ -12,6 +12,9 @@ import type {
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
 
+/** koa-session's session object: the values, and its commit. */
+type KoaSession = Record<string, unknown> & { manuallyCommit(): Promise<void> };
+
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
 /**
@@ -30,6 +33,8 @@ export class PageRequestContext implements RequestContext {
   readonly #url: () => URL;
   #cookies: RequestCookies | undefined;
   #session: Session | undefined;
+  /** koa-session's session, kept from first use: after `clear()` it is what still commits the removal. */
+  #sessionHandle: KoaSession | undefined;
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
 
@@ -91,8 +96,7 @@ export class PageRequestContext implements RequestContext {
 
   /** Writes the session's cookie when the session was used and changed; before any header is sent. */
   async commit(): Promise<void> {
-    if (!this.#session) return;
-    await (this.#ctx.session as { manuallyCommit(): Promise<void> } | null)?.manuallyCommit();
+    await this.#sessionHandle?.manuallyCommit();
   }
 
   #makeCookies(): RequestCookies {
@@ -116,13 +120,20 @@ export class PageRequestContext implements RequestContext {
   #makeSession(): Session {
     if (!("session" in this.#ctx)) throw new Error("sessions are not set up on this app (createApp installs them)");
     this.personal = true;
-    const ctx = this.#ctx as Context & { session: Record<string, unknown> | null };
+    const ctx = this.#ctx as Context & { session: KoaSession | null };
+    // Read (and the cookie checked) on first use, not when a route merely names `session`.
+    const current = () => {
+      this.#sessionHandle ??= ctx.session ?? undefined;
+      return ctx.session;
+    };
     return {
-      get: <Value>(key: string) => ctx.session?.[key] as Value | undefined,
+      get: <Value>(key: string) => current()?.[key] as Value | undefined,
       set: (key, value) => {
-        (ctx.session as Record<string, unknown>)[key] = value;
+        const session = current();
+        if (session) session[key] = value;
       },
       clear: () => {
+        current();
         ctx.session = null;
       },
     };
