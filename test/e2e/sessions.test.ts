@@ -1,6 +1,6 @@
-import type { BrowserContext, Page, Request } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
+import { hasChromium, launchChromium, type WatchedPage, watchPage } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // The production build in a real process, driven by Chromium: the session, the guarded layout's
@@ -19,26 +19,10 @@ describe.skipIf(!hasChromium)("sessions, middleware and resource routes in the b
     await server?.stop();
   });
 
-  interface Opened {
-    page: Page;
-    problems: string[];
-    dataRequests: string[];
-    documentRequests: string[];
-  }
-
-  async function open(pathname: string): Promise<Opened> {
+  async function open(pathname: string): Promise<WatchedPage> {
     await browser.clearCookies();
-    const page = await browser.newPage();
-    const opened: Opened = { page, problems: [], dataRequests: [], documentRequests: [] };
-    page.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") opened.problems.push(message.text());
-    });
-    page.on("pageerror", (error) => opened.problems.push(error.message));
-    page.on("request", (request: Request) => {
-      const url = new URL(request.url());
-      if (url.pathname.startsWith("/__data")) opened.dataRequests.push(`${request.method()} ${url.pathname}${url.search}`);
-      if (request.resourceType() === "document") opened.documentRequests.push(url.pathname + url.search);
-    });
+    const opened = watchPage(await browser.newPage());
+    const { page } = opened;
     await page.goto(`${server.url}${pathname}`);
     await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     return opened;
@@ -69,12 +53,8 @@ describe.skipIf(!hasChromium)("sessions, middleware and resource routes in the b
     expect(page.url()).toBe(`${server.url}/diagnostics/guarded/inner`);
 
     expect(documentRequests).toEqual(["/diagnostics"]);
-    expect(dataRequests).toEqual([
-      "GET /__data/diagnostics/session",
-      "POST /__data/diagnostics/session",
-      "GET /__data/diagnostics/session",
-      "GET /__data/diagnostics/guarded/inner",
-    ]);
+    // The page, the form's POST, the page again after its redirect, the guarded page.
+    expect(dataRequests).toEqual(["/__data/diagnostics/session", "/__data/diagnostics/session", "/__data/diagnostics/session", "/__data/diagnostics/guarded/inner"]);
     expect(problems).toEqual([]);
     await page.close();
   });

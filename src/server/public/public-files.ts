@@ -4,6 +4,7 @@ import type { ServerResponse } from "node:http";
 import path from "node:path";
 import type { Middleware } from "koa";
 import send from "koa-send";
+import { safeDecode } from "../../shared/routing/match";
 import { setRouteLabel } from "../http/request-log";
 
 /** A day: these files keep their names (no content hash), so a change must reach visitors soon. */
@@ -26,14 +27,6 @@ function listFiles(root: string): Map<string, string> {
   };
   visit(root);
   return files;
-}
-
-function decodedPath(raw: string): string | null {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return null;
-  }
 }
 
 const setHeaders = (res: ServerResponse, _path: string, stats: Stats) => {
@@ -59,7 +52,7 @@ export function publicFiles(root: string | undefined): Middleware {
   // Not async: pages, the usual request, pass on with one lookup.
   return (ctx, next) => {
     if (files.size === 0 || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
-    const wanted = decodedPath(ctx.path);
+    const wanted = safeDecode(ctx.path);
     const file = wanted === null ? undefined : files.get(wanted);
     if (!file) return next();
     setRouteLabel(ctx.state, "public");
