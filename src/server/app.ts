@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
-import { publicFiles } from "./public/public-files";
+import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
@@ -114,7 +114,7 @@ export function createApp(deps: AppDependencies): Koa {
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env, { feedback: feedback.available }),
+      runtimeConfig: runtimeConfig(env, { feedback: feedback.available, favicon: publicFileExists(deps.publicDir, "favicon.ico") }),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,

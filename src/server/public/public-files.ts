@@ -29,6 +29,15 @@ function listFiles(root: string): Map<string, string> {
   return files;
 }
 
+/** Whether the public folder has this file (a plain one, as served). */
+export function publicFileExists(root: string | undefined, name: string): boolean {
+  try {
+    return root !== undefined && lstatSync(path.join(root, name)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 const setHeaders = (res: ServerResponse, _path: string, stats: Stats) => {
   res.setHeader("ETag", `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`);
 };

@@ -170,6 +170,7 @@ async function render(
     traceMeta: page.traceMeta,
     tracker,
     feedback: options.runtimeConfig.feedback,
+    favicon: options.runtimeConfig.favicon,
   });
   const started = await streamDocument(app, {
     nonce: page.nonce,

@@ -10,8 +10,10 @@ import type { PageRequestContext } from "./request-context";
 import { type EarlyFailure, type ResolveOptions, type RouteOutcome, resolveRoute } from "./resolve-route";
 import type { RouteHandler } from "./route-kind";
 
+type ChainMiddleware = readonly { depth: number; run: RouteMiddleware }[];
+
 /** The app's middleware and each route's, root to leaf, with the depth each stands at. */
-function middlewareOf(routes: AppRoutes, chain: MatchedRoutes): { depth: number; run: RouteMiddleware }[] | undefined {
+function collectMiddleware(routes: AppRoutes, chain: MatchedRoutes): ChainMiddleware | undefined {
   const all: { depth: number; run: RouteMiddleware }[] = [];
   // The app's own stops the request at the root's level: the root layout's error component shows it.
   for (const run of routes.appMiddleware) all.push({ depth: Math.min(1, chain.matches.length - 1), run });
@@ -20,6 +22,19 @@ function middlewareOf(routes: AppRoutes, chain: MatchedRoutes): { depth: number;
     if (own) for (const run of own) all.push({ depth, run });
   }
   return all.length > 0 ? all : undefined;
+}
+
+// By the chain's pattern: each pattern is one branch of the table, so one list of middleware.
+const collected = new WeakMap<AppRoutes, Map<string, ChainMiddleware | undefined>>();
+
+function middlewareOf(routes: AppRoutes, chain: MatchedRoutes): ChainMiddleware | undefined {
+  let byPattern = collected.get(routes);
+  if (!byPattern) {
+    byPattern = new Map();
+    collected.set(routes, byPattern);
+  }
+  if (!byPattern.has(chain.pattern)) byPattern.set(chain.pattern, collectMiddleware(routes, chain));
+  return byPattern.get(chain.pattern);
 }
 
 /**
@@ -31,7 +46,7 @@ export function runMiddleware(routes: AppRoutes, chain: MatchedRoutes, context: 
   return all ? runFrom(all, 0, context) : undefined;
 }
 
-function runFrom(all: readonly { depth: number; run: RouteMiddleware }[], start: number, context: PageRequestContext): MaybePromise<EarlyFailure | undefined> {
+function runFrom(all: ChainMiddleware, start: number, context: PageRequestContext): MaybePromise<EarlyFailure | undefined> {
   for (let index = start; index < all.length; index++) {
     const { depth, run } = all[index] as { depth: number; run: RouteMiddleware };
     let result: unknown;

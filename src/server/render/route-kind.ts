@@ -43,10 +43,23 @@ function resourceKind(leaf: ServerRouteModule): RouteKind {
   };
 }
 
+// Worked out once per route, not per request.
+const known = new WeakMap<AppRoutes, Map<string, RouteKind>>();
+
 /** The kind of the chain's deepest route; an unmatched path is the not-found page, which a POST sees too. */
 export function routeKind(routes: AppRoutes, matched: MatchedRoutes | null): RouteKind {
   const leaf = matched?.matches[matched.matches.length - 1];
   if (!leaf) return NO_PAGE;
-  const server = routes.serverHalf(leaf.id);
-  return routes.isResource(leaf.id) && server ? resourceKind(server) : pageKind(server);
+  let kinds = known.get(routes);
+  if (!kinds) {
+    kinds = new Map();
+    known.set(routes, kinds);
+  }
+  let kind = kinds.get(leaf.id);
+  if (!kind) {
+    const server = routes.serverHalf(leaf.id);
+    kind = routes.isResource(leaf.id) && server ? resourceKind(server) : pageKind(server);
+    kinds.set(leaf.id, kind);
+  }
+  return kind;
 }

@@ -6,11 +6,13 @@ export interface DocumentProps {
   head: DocumentHeadTags;
   styles: readonly string[];
   traceMeta: Record<string, string>;
+  /** The app's public folder has a favicon.ico. */
+  favicon?: boolean;
   children: ReactNode;
 }
 
 /** The whole HTML document: React renders it on the server and hydrates it, head included, in the browser. */
-export function Document({ head, styles, traceMeta, children }: DocumentProps) {
+export function Document({ head, styles, traceMeta, favicon = false, children }: DocumentProps) {
   return (
     <html lang={head.lang ?? "en"}>
       <head>
@@ -21,7 +23,8 @@ export function Document({ head, styles, traceMeta, children }: DocumentProps) {
         {head.meta.map((tag) => (
           <meta key={tag.property ?? tag.name} name={tag.name} property={tag.property} content={tag.content} />
         ))}
-        {head.links?.some((link) => link.rel === "icon") ? null : <link rel="icon" href="/favicon.ico" />}
+        {/* Without an icon of its own, "data:," stops the browser requesting /favicon.ico and logging a 404. */}
+        {head.links?.some((link) => link.rel === "icon") ? null : <link rel="icon" href={favicon ? "/favicon.ico" : "data:,"} />}
         {head.links?.map((link) => (
           <link key={`${link.rel} ${link.href} ${link.hrefLang ?? ""} ${link.sizes ?? ""}`} {...link} />
         ))}

@@ -4,7 +4,7 @@ import { Document } from "../../../src/shared/document/Document";
 
 const render = (head: Parameters<typeof Document>[0]["head"]) =>
   renderToStaticMarkup(
-    <Document head={head} styles={[]} traceMeta={{}}>
+    <Document head={head} styles={[]} traceMeta={{}} favicon>
       <p>body</p>
     </Document>,
   );
@@ -23,12 +23,18 @@ describe("the document's head", () => {
     expect(html).toContain('<script type="application/ld+json">{"@type":"Thing","name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e"}</script>');
   });
 
-  it("links /favicon.ico unless a route names its own icon, and says English by default", () => {
+  it("links /favicon.ico (when the app has one) unless a route names its own icon, and says English by default", () => {
     const plain = render({ title: "T", meta: [] });
     expect(plain).toMatch(/^<html lang="en">/);
     expect(plain).toContain('<link rel="icon" href="/favicon.ico"/>');
     const own = render({ title: "T", meta: [], links: [{ rel: "icon", href: "/icon.svg", type: "image/svg+xml" }] });
     expect(own).not.toContain("/favicon.ico");
     expect(own).toContain('<link rel="icon" href="/icon.svg" type="image/svg+xml"/>');
+    const none = renderToStaticMarkup(
+      <Document head={{ title: "T", meta: [] }} styles={[]} traceMeta={{}}>
+        <p />
+      </Document>,
+    );
+    expect(none).toContain('<link rel="icon" href="data:,"/>');
   });
 });
