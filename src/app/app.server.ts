@@ -1,4 +1,4 @@
-import { defineSettings, type RouteMiddleware, requestValue } from "#outpost";
+import { defineSettings, type RouteMiddleware } from "#outpost";
 import { _default, object, string } from "zod/mini";
 
 /**
@@ -12,8 +12,9 @@ export const settings = defineSettings(
   }),
 );
 
-/** The settings, on every request's `values` for the routes below. */
-export const appSettings = requestValue<ReturnType<typeof settings.get>>("appSettings");
-
-/** Runs before every route's own middleware, for pages and resource routes alike. */
-export const middleware: RouteMiddleware[] = [({ values }) => values.set(appSettings, settings.get())];
+/**
+ * Runs before every route's own middleware, for pages and resource routes alike (see the
+ * README's "Middleware"). None yet: each one runs on every request, so add only what every
+ * page needs.
+ */
+export const middleware: RouteMiddleware[] = [];

@@ -61,7 +61,7 @@ export function publicFiles(root: string | undefined): Middleware {
   // Not async: pages, the usual request, pass on with one lookup.
   return (ctx, next) => {
     if (files.size === 0 || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
-    const wanted = safeDecode(ctx.path);
+    const wanted = ctx.path.includes("%") ? safeDecode(ctx.path) : ctx.path;
     const file = wanted === null ? undefined : files.get(wanted);
     if (!file) return next();
     setRouteLabel(ctx.state, "public");

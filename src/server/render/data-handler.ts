@@ -53,7 +53,7 @@ export async function answerData(
   // The same cookies and headers as the page would carry: the browser keeps them from the fetch too.
   await context.commit();
   if (outcome.type === "resource") return;
-  applyHeaders(ctx, outcome.headers);
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
   if (outcome.type === "redirect") {
     return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
   }

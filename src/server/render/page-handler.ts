@@ -61,8 +61,10 @@ async function answerPage(
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets,
   scriptFor: PageRender["scriptFor"],
 ): Promise<void> {
-  await context.commit();
-  if (outcome.type !== "resource") applyHeaders(ctx, outcome.headers);
+  // No promise for a page that never used the session (most).
+  const committed = context.commit();
+  if (committed) await committed;
+  if (outcome.type !== "resource" && outcome.headers) applyHeaders(ctx, outcome.headers);
   if (outcome.type === "resource") return answerResource(ctx, outcome.value, context.chosenStatus);
   if (outcome.type === "redirect") {
     ctx.body = null;

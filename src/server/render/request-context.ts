@@ -95,8 +95,8 @@ export class PageRequestContext implements RequestContext {
   }
 
   /** Writes the session's cookie when the session was used and changed; before any header is sent. */
-  async commit(): Promise<void> {
-    await this.#sessionHandle?.manuallyCommit();
+  commit(): Promise<void> | undefined {
+    return this.#sessionHandle?.manuallyCommit();
   }
 
   #makeCookies(): RequestCookies {

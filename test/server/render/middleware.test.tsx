@@ -129,6 +129,47 @@ describe("route middleware", () => {
   });
 });
 
+describe("the app's own middleware (src/app/app.server.ts)", () => {
+  const seen = requestValue<string>("seen");
+  let withApp: TestApp;
+  beforeAll(async () => {
+    const appRoutes = await loadAppRoutes({
+      routes: [route("m", "m/outer.tsx", [route("in", "m/inner.tsx", [route("page", "m/page.tsx")])])],
+      files,
+      app: {
+        middleware: [
+          ({ header, values }) => {
+            order.push("app middleware");
+            if (header("x-stop") === "app") httpError(401, { reason: "sign in" });
+            values.set(seen, "by the app");
+          },
+        ],
+      },
+    });
+    withApp = await startTestApp({}, { routes: appRoutes });
+  });
+  afterAll(() => withApp.close());
+
+  it("runs first, for every route, the not-found page included", async () => {
+    order.length = 0;
+    const page = await fetch(`${withApp.url}/m/in/page`);
+    expect(page.status).toBe(200);
+    expect(order.slice(0, 3)).toEqual(["app middleware", "outer middleware", "inner middleware"]);
+    order.length = 0;
+    const missing = await fetch(`${withApp.url}/nowhere`);
+    expect(missing.status).toBe(404);
+    expect(order).toEqual(["app middleware"]);
+  });
+
+  it("stops a request at the root's level: the root layout's error component shows it, no route's middleware or loader runs", async () => {
+    order.length = 0;
+    const response = await fetch(`${withApp.url}/m/in/page`, { headers: { "X-Stop": "app" } });
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain('data-status="401"');
+    expect(order).toEqual(["app middleware"]);
+  });
+});
+
 describe("the guarded diagnostics pages", () => {
   let diagnostics: TestApp;
   beforeAll(async () => {
