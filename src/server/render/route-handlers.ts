@@ -65,6 +65,23 @@ function runFrom(all: ChainMiddleware, start: number, context: PageRequestContex
   return undefined;
 }
 
+/**
+ * A page whose middleware stopped it: a redirect or the not-found page at once; a 4xx or an
+ * error shown by the error component above, with only the loaders of the routes that still render.
+ */
+export function stoppedByMiddleware(
+  routes: AppRoutes,
+  matched: MatchedRoutes | null,
+  context: PageRequestContext,
+  resolve: ResolveOptions,
+  early: EarlyFailure,
+): MaybePromise<RouteOutcome> {
+  const { error } = early;
+  if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
+  if (isNotFoundSignal(error)) return resolveRoute(routes, null, context, resolve);
+  return resolveRoute(routes, matched, context, resolve, early);
+}
+
 // A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST.
 const toGet = (outcome: RouteOutcome): RouteOutcome => (outcome.type === "redirect" ? { ...outcome, status: 303 } : outcome);
 

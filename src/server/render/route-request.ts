@@ -8,7 +8,7 @@ import type { AppRoutes } from "../routing/app-routes";
 import { type MaybePromise, thenMaybe } from "./maybe-promise";
 import { PageRequestContext } from "./request-context";
 import { type RouteOutcome, resolveRoute } from "./resolve-route";
-import { runAction, runMiddleware, runResource } from "./route-handlers";
+import { runAction, runMiddleware, runResource, stoppedByMiddleware } from "./route-handlers";
 import { type RouteHandler, type RouteKind, routeKind } from "./route-kind";
 
 export interface RouteRequestOptions {
@@ -73,11 +73,13 @@ export function resolveRouteRequest(ctx: Context, pathname: string, url: () => U
   const chain = matched ?? routes.table.notFound();
   const outcome = thenMaybe(runMiddleware(routes, chain, context), (early): MaybePromise<RouteOutcome> => {
     if (kind.resource) return runResource(handler as RouteHandler, context, resolve, early);
-    if (early) return resolveRoute(routes, matched, context, resolve, early);
+    if (early) return stoppedByMiddleware(routes, matched, context, resolve, early);
     if (handler) return runAction(routes, matched as MatchedRoutes, handler, ctx, context, resolve);
     return resolveRoute(routes, matched, context, resolve);
   });
   return thenMaybe(outcome, (resolved) => {
+    // A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST.
+    if (handler && resolved.type === "redirect" && !kind.resource) resolved.status = 303;
     // A notFound() makes this the not-found page, for reporting as for the visitor.
     if (matched && resolved.type === "state" && resolved.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, report, NOT_FOUND_ROUTE);
     return { outcome: resolved, report, onError, context };

@@ -40,6 +40,7 @@ const files: Record<string, LoadedRouteFile> = {
         ({ header, values }) => {
           order.push("inner middleware");
           if (header("x-stop") === "forbid") httpError(403, { reason: "no" });
+          if (header("x-stop") === "inner-redirect") redirect("/inner-elsewhere");
           if (header("x-stop") === "crash") throw new Error("middleware failed");
           values.set(user, { name: header("x-user") || "anonymous" });
         },
@@ -102,6 +103,20 @@ describe("route middleware", () => {
     expect(response.headers.get("location")).toBe("/elsewhere");
     expect(response.headers.getSetCookie()).toEqual(["why=stopped; Path=/"]);
     expect(order).toEqual(["outer middleware"]);
+  });
+
+  it("stops the request with a deeper middleware's redirect too: no loader at all runs, and a POST's redirect is 303", async () => {
+    const response = await get("inner-redirect");
+    expect(response.status).toBe(307);
+    expect(order).toEqual(["outer middleware", "inner middleware"]);
+    const posted = await fetch(`${app.url}/m/in/page`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Stop": "inner-redirect" },
+      body: "a=1",
+      redirect: "manual",
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("location")).toBe("/inner-elsewhere");
   });
 
   it("stops the request with an httpError shown by the error component above it: only the loaders that still render run", async () => {
