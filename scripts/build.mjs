@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Production build: client (minified, split, hashed) then server (packages bundled, except the
 // few in SERVER_EXTERNALS: see scripts/build/options.mjs).
-import { rm, writeFile } from "node:fs/promises";
+import { cp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
-import { clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+import { APP_DIR, clientOptions, ROOT, serverOptions } from "./build/options.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
 const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
@@ -23,6 +24,9 @@ await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.
 await writeFile(path.join(outDir, "server", "package.json"), '{ "type": "module" }\n');
+// The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root; links are not copied.
+const publicDir = path.resolve(ROOT, APP_DIR, "public");
+if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith(".gitkeep") });
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

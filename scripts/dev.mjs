@@ -5,11 +5,12 @@
 // (src/server/dev/update-stream.ts): component and CSS changes in place with React Fast Refresh
 // before the restart, loader data re-fetched after it, anything else by a reload
 // (scripts/dev/refresh/). A broken build keeps the old server and shows its errors on the page.
-import { rm } from "node:fs/promises";
+import { mkdir, rm, symlink } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
-import { ROOT } from "./build/options.mjs";
+import { APP_DIR, ROOT } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
 import { devServer } from "./dev/server.mjs";
 import { chunkAliases } from "./dev/refresh/chunk-aliases.mjs";
@@ -25,6 +26,12 @@ const env = { NODE_ENV: "development", ENABLE_DIAGNOSTIC_ROUTES: "true", ...proc
 const SOURCE = /\.(m?[jt]sx?|css|json)$/;
 
 await rm(outDir, { recursive: true, force: true }); // a previous session's outputs
+// The app's public files are served from the sources (a file added later needs a restart).
+const publicDir = path.resolve(ROOT, APP_DIR, "public");
+if (existsSync(publicDir)) {
+  await mkdir(outDir, { recursive: true });
+  await symlink(publicDir, path.join(outDir, "public"));
+}
 const clientBase = devClientOptions(outDir, env);
 // React's vendor build (~250 ms) runs while the server half builds and its standby starts.
 const vendorBuilt = buildVendor({ root: ROOT, base: clientBase });

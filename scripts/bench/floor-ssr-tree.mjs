@@ -28,6 +28,7 @@ export async function pageDocument(manifest, pathname) {
     tracesSampleRate: 0,
     diagnostics: false,
     feedback: false,
+    favicon: false,
   };
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {

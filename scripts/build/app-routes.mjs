@@ -43,9 +43,12 @@ export function routeModules(root, appDir, config) {
   return [...new Set(files)].map((file) => {
     const absolute = path.join(root, appDir, file);
     const base = absolute.replace(/\.[cm]?[jt]sx?$/, "");
-    const serverHalf = SERVER_HALF_EXTENSIONS.map((extension) => `${base}.server${extension}`).find(existsSync);
+    // A server-only file named by the table is a resource route: no component, no browser chunk.
+    const resource = SERVER_ONLY.test(file);
+    const serverHalf = resource ? undefined : SERVER_HALF_EXTENSIONS.map((extension) => `${base}.server${extension}`).find(existsSync);
     return {
       file,
+      resource,
       id: file.replace(/\.[cm]?[jt]sx?$/, ""),
       absolute,
       relative: path.relative(root, absolute).split(path.sep).join("/"),
@@ -61,19 +64,24 @@ function serverRoutesModule(root, routesFile, modules) {
   ];
   const entries = modules.map((module, i) => {
     lines.push(`import * as m${i} from ${JSON.stringify(module.absolute)};`);
+    if (module.resource) return `${JSON.stringify(module.file)}: { server: m${i} }`;
     if (module.serverHalf) lines.push(`import * as s${i} from ${JSON.stringify(module.serverHalf)};`);
     return `${JSON.stringify(module.file)}: { module: m${i}${module.serverHalf ? `, server: s${i}` : ""} }`;
   });
-  lines.push(`export default createAppRoutes(config, { ${entries.join(", ")} });`);
+  // The app's own server side (middleware), when it has one.
+  const appServer = SERVER_HALF_EXTENSIONS.map((extension) => path.join(path.dirname(routesFile), `app.server${extension}`)).find(existsSync);
+  if (appServer) lines.push(`import * as appServer from ${JSON.stringify(appServer)};`);
+  lines.push(`export default createAppRoutes(config, { ${entries.join(", ")} }${appServer ? ", appServer" : ""});`);
   return lines.join("\n");
 }
 
 function clientRoutesModule(root, routesFile, modules) {
   // The root layout renders on every page: part of the entry rather than a chunk of its own.
+  // Resource routes have no importer at all: the browser loads them as documents.
   const [layout, ...pages] = modules;
   const entries = [
     `${JSON.stringify(layout.id)}: () => Promise.resolve(rootLayout)`,
-    ...pages.map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`),
+    ...pages.filter((module) => !module.resource).map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`),
   ];
   return [
     `import * as rootLayout from ${JSON.stringify(layout.absolute)};`,

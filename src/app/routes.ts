@@ -1,8 +1,9 @@
-import { defineApp, index, route } from "../shared/routing/config";
+import { defineApp, index, route } from "#outpost";
 
 /**
  * The app's route table: every page, as module files relative to this folder. A module's
- * loader lives beside it in `X.server.ts`, which only the server ever loads.
+ * loader lives beside it in `X.server.ts`, which only the server ever loads; a `.server.ts` file
+ * named here itself is a resource route (JSON, files, webhooks: no page).
  */
 export default defineApp({
   root: "root/RootLayout.tsx",
@@ -20,6 +21,12 @@ export default defineApp({
         route("client-error", "diagnostics/ClientErrorPage.tsx"),
         route("redirect", "diagnostics/RedirectPage.tsx"),
         route("form", "diagnostics/FormPage.tsx"),
+        route("session", "diagnostics/SessionPage.tsx"),
+        route("forbidden", "diagnostics/ForbiddenPage.tsx"),
+        route("guarded", "diagnostics/guarded/GuardedLayout.tsx", [route("inner", "diagnostics/guarded/GuardedInner.tsx")]),
+        route("cached", "diagnostics/CachedPage.tsx"),
+        // A resource route: a server-only module, answering JSON.
+        route("api/echo", "diagnostics/api/echo.server.ts"),
       ],
       { diagnostic: true },
     ),

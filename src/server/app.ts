@@ -2,7 +2,8 @@ import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
-import type { Env } from "./config/env.server";
+import { publicFileExists, publicFiles } from "./public/public-files";
+import { type Env, loadAppSettings } from "./config/env.server";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
@@ -18,7 +19,9 @@ import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
-import { type AppRoutes, pageServerHalf } from "./routing/app-routes";
+import { matchRequest } from "./render/route-request";
+import type { AppRoutes } from "./routing/app-routes";
+import { installSessions } from "./sessions/sessions";
 
 export interface AppDependencies {
   env: Env;
@@ -34,6 +37,10 @@ export interface AppDependencies {
   observeCsrfRefusal?: (check: string) => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
+  /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
+  publicDir?: string;
+  /** Where the app's own settings are read from; the process environment when absent. */
+  settingsSource?: NodeJS.ProcessEnv;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -45,6 +52,9 @@ export function createApp(deps: AppDependencies): Koa {
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
+  installSessions(app, env.SESSION_SECRET, logger);
+  // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
+  loadAppSettings(deps.routes.settings, deps.settingsSource);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
@@ -69,6 +79,7 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
+  app.use(publicFiles(deps.publicDir));
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body, for state-changing page requests only.
@@ -82,11 +93,11 @@ export function createApp(deps: AppDependencies): Koa {
     }),
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
-      // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
+      // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
-        const path = pagePathOf(ctx.path) ?? ctx.path;
-        const page = pageServerHalf(deps.routes, deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES }));
-        return page?.action ? { uploads: page.uploads } : null;
+        const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);
+        const leaf = matched?.matches[matched.matches.length - 1];
+        return kind.handlerFor(ctx.method) && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
       },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
@@ -103,7 +114,7 @@ export function createApp(deps: AppDependencies): Koa {
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env, { feedback: feedback.available }),
+      runtimeConfig: runtimeConfig(env, { feedback: feedback.available, favicon: publicFileExists(deps.publicDir, "favicon.ico") }),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,

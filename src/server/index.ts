@@ -3,7 +3,7 @@ import appRoutes from "outpost:server-routes";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
-import { browserDsn, loadEnvOrExit } from "./config/env.server";
+import { browserDsn, loadAppSettings, loadEnv, loadEnvOrExit } from "./config/env.server";
 import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
@@ -16,7 +16,11 @@ import { createMetrics, startMetricsServer } from "./metrics";
 /** Bounded, so a slow or unreachable ingest cannot hold up the exit. */
 const ERROR_FLUSH_TIMEOUT_MS = 2_000;
 
-const env = loadEnvOrExit();
+const env = loadEnvOrExit(() => {
+  const platform = loadEnv();
+  loadAppSettings(appRoutes.settings);
+  return platform;
+});
 const logger =
   env.NODE_ENV === "development"
     ? await createDevelopmentLogger({ level: env.LOG_LEVEL })
@@ -45,6 +49,7 @@ const app = createApp({
   assets,
   readiness,
   routes: appRoutes,
+  publicDir: path.join(distDir, "public"),
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),

@@ -40,6 +40,11 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/client-error",
       "/diagnostics/redirect",
       "/diagnostics/missing-page",
+      "/diagnostics/session",
+      "/diagnostics/forbidden",
+      "/diagnostics/guarded/inner",
+      "/diagnostics/api/echo?hello=world",
+      "/diagnostics/cached",
       "/",
     ]);
     expect(await page.getAttribute(".site-header a", "href")).toBe("/");

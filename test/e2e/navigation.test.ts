@@ -1,6 +1,6 @@
-import type { BrowserContext, Page, Request } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
+import { hasChromium, launchChromium, type WatchedPage, watchPage } from "../support/browser";
 import { FIXTURE_DIST, ROOT } from "../support/paths";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 import path from "node:path";
@@ -21,27 +21,10 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     await server?.stop();
   });
 
-  interface Opened {
-    page: Page;
-    problems: string[];
-    dataRequests: string[];
-    documentRequests: string[];
-  }
-
-  async function open(pathname: string): Promise<Opened> {
-    const page = await browser.newPage();
-    const opened: Opened = { page, problems: [], dataRequests: [], documentRequests: [] };
-    page.on("console", (message) => {
-      // The not-found page's own 404 status, on a full load, is logged by Chromium: expected there.
-      if (message.location().url.endsWith("/nowhere")) return;
-      if (message.type() === "error" || message.type() === "warning") opened.problems.push(message.text());
-    });
-    page.on("pageerror", (error) => opened.problems.push(error.message));
-    page.on("request", (request: Request) => {
-      const url = new URL(request.url());
-      if (url.pathname.startsWith("/__data")) opened.dataRequests.push(url.pathname + url.search);
-      if (request.resourceType() === "document") opened.documentRequests.push(url.pathname);
-    });
+  async function open(pathname: string): Promise<WatchedPage> {
+    // The not-found page's own 404 status, on a full load, is logged by Chromium: expected there.
+    const opened = watchPage(await browser.newPage(), (url) => url.endsWith("/nowhere"));
+    const { page } = opened;
     await page.goto(`${server.url}${pathname}`);
     await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     await page.evaluate(() => {

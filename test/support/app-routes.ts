@@ -1,6 +1,6 @@
 import appConfig from "../../src/app/routes";
 import type { AppConfig, RouteConfig } from "../../src/shared/routing/config";
-import { type AppRoutes, createAppRoutes, type LoadedRouteFile } from "../../src/server/routing/app-routes";
+import { type AppRoutes, type AppServerModule, createAppRoutes, type LoadedRouteFile } from "../../src/server/routing/app-routes";
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { routeModules } from "../../scripts/build/app-routes.mjs";
 import { ROOT } from "./paths";
@@ -8,6 +8,7 @@ import { ROOT } from "./paths";
 interface RouteModuleFile {
   file: string;
   absolute: string;
+  resource: boolean;
   serverHalf: string | undefined;
 }
 
@@ -17,12 +18,13 @@ interface RouteModuleFile {
  * under the root layout.
  */
 export async function loadAppRoutes(
-  extra: { routes: RouteConfig[]; files: Record<string, LoadedRouteFile> } = { routes: [], files: {} },
+  extra: { routes: RouteConfig[]; files: Record<string, LoadedRouteFile>; app?: AppServerModule } = { routes: [], files: {} },
 ): Promise<AppRoutes> {
   const config: AppConfig = { ...appConfig, routes: [...appConfig.routes, ...extra.routes] };
   const files: Record<string, LoadedRouteFile> = { ...extra.files };
-  for (const { file, absolute, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
-    files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
+  for (const { file, absolute, resource, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
+    if (resource) files[file] = { server: await import(absolute) };
+    else files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
   }
-  return createAppRoutes(config, files);
+  return createAppRoutes(config, files, extra.app ?? (await import("../../src/app/app.server")));
 }

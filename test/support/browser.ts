@@ -1,3 +1,4 @@
+import type { Page, Request } from "playwright-core";
 import { CHROMIUM_PATH, hasChromium } from "../../scripts/bench/lib/chromium.mjs";
 
 // Debian's Chromium with the flags this network needs and a fresh profile; shared with the
@@ -8,4 +9,27 @@ if (!hasChromium) {
   console.warn(
     `Browser tests skipped: no Chromium at ${CHROMIUM_PATH}. Install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`,
   );
+}
+
+/** What a browser test asserts on: console errors and warnings, and the data and document requests made. */
+export interface WatchedPage {
+  page: Page;
+  problems: string[];
+  dataRequests: string[];
+  documentRequests: string[];
+}
+
+export function watchPage(page: Page, ignoreConsoleFrom: (url: string) => boolean = () => false): WatchedPage {
+  const watched: WatchedPage = { page, problems: [], dataRequests: [], documentRequests: [] };
+  page.on("console", (message) => {
+    if (ignoreConsoleFrom(message.location().url)) return;
+    if (message.type() === "error" || message.type() === "warning") watched.problems.push(message.text());
+  });
+  page.on("pageerror", (error) => watched.problems.push(error.message));
+  page.on("request", (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/__data")) watched.dataRequests.push(url.pathname + url.search);
+    if (request.resourceType() === "document") watched.documentRequests.push(url.pathname + url.search);
+  });
+  return watched;
 }

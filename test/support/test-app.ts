@@ -5,7 +5,8 @@ import { type AppDependencies, createApp } from "../../src/server/app";
 import { type LoadedAssets, loadAssets } from "../../src/server/assets/manifest";
 import { loadEnv } from "../../src/server/config/env.server";
 import { createHttpServer, listen } from "../../src/server/lifecycle/http-server";
-import { DIST } from "./paths";
+import path from "node:path";
+import { DIST, ROOT } from "./paths";
 import { testRoutes } from "./test-routes";
 
 export interface LogLine {
@@ -51,6 +52,7 @@ export async function startTestApp(
     assets,
     readiness: { ready: true },
     routes: testRoutes,
+    publicDir: path.join(ROOT, "src/app/public"),
     ...overrides,
   };
   const server = createHttpServer(createApp(deps).callback());

@@ -1,5 +1,5 @@
+import type { HeadTags } from "#outpost";
 import { useState } from "react";
-import type { HeadTags } from "../../shared/routing/module";
 
 export const head = (): HeadTags => ({ title: "Client error diagnostic" });
 

@@ -1,5 +1,4 @@
-import { Link } from "../../shared/navigation/Link";
-import type { HeadTags } from "../../shared/routing/module";
+import { type HeadTags, Link } from "#outpost";
 
 export const head = (): HeadTags => ({ title: "Diagnostics · Outpost" });
 
@@ -10,6 +9,11 @@ const PATHS = [
   { href: "/diagnostics/client-error", label: "Client error (browser)" },
   { href: "/diagnostics/redirect", label: "Redirect signal" },
   { href: "/diagnostics/missing-page", label: "Missing page (no route)" },
+  { href: "/diagnostics/session", label: "Session (visits, a name)" },
+  { href: "/diagnostics/forbidden", label: "Forbidden (a 403 from a loader)" },
+  { href: "/diagnostics/guarded/inner", label: "Guarded (middleware redirect)" },
+  { href: "/diagnostics/api/echo?hello=world", label: "Resource route (JSON echo)" },
+  { href: "/diagnostics/cached", label: "Cached page (ETag, 304)" },
   { href: "/", label: "Home" },
 ];
 

@@ -1,4 +1,4 @@
-import { Outlet } from "../../shared/navigation/Outlet";
+import { Outlet } from "#outpost";
 
 /** The diagnostics pages (ENABLE_DIAGNOSTIC_ROUTES=true): one error path each, for checking reporting after a deploy. */
 export default function DiagnosticsLayout() {

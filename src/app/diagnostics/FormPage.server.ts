@@ -1,6 +1,4 @@
-import { actionData } from "../../shared/routing/action-result";
-import type { ActionContext } from "../../shared/routing/module";
-import { redirect } from "../../shared/routing/signals";
+import { type ActionContext, actionData, redirect } from "#outpost";
 
 // Per process: enough to see an action change what the loader returns.
 let saved = 0;

@@ -1,6 +1,4 @@
-import { Form } from "../../shared/forms/Form";
-import { useActionData } from "../../shared/forms/page-forms";
-import type { LoaderData, PageProps } from "../../shared/routing/module";
+import { Form, type LoaderData, type PageProps, useActionData } from "#outpost";
 import type { load } from "./FormPage.server";
 
 interface Answer {

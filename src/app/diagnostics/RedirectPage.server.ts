@@ -1,4 +1,4 @@
-import { redirect } from "../../shared/routing/signals";
+import { redirect } from "#outpost";
 
 export function load(): never {
   redirect("/");

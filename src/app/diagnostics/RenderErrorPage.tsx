@@ -1,4 +1,4 @@
-import type { HeadTags } from "../../shared/routing/module";
+import type { HeadTags } from "#outpost";
 
 export const head = (): HeadTags => ({ title: "Render error diagnostic" });
 

@@ -1,7 +1,4 @@
-import { FEEDBACK_SENT_PATH, type FeedbackActionData } from "../../shared/feedback/fields";
-import { actionData } from "../../shared/routing/action-result";
-import type { ActionContext, LoaderContext } from "../../shared/routing/module";
-import { redirect } from "../../shared/routing/signals";
+import { type ActionContext, actionData, FEEDBACK_SENT_PATH, type FeedbackActionData, type LoaderContext, redirect } from "#outpost";
 
 const EVENT_ID = /^[0-9a-f]{32}$/;
 

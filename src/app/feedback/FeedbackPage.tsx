@@ -1,8 +1,5 @@
-import { FeedbackForm } from "../../shared/feedback/FeedbackForm";
-import type { FeedbackActionData } from "../../shared/feedback/fields";
-import { useActionData } from "../../shared/forms/page-forms";
-import { Link } from "../../shared/navigation/Link";
-import type { HeadTags, LoaderData, PageProps } from "../../shared/routing/module";
+import { type FeedbackActionData, type HeadTags, Link, type LoaderData, type PageProps, useActionData } from "#outpost";
+import { FeedbackForm } from "./FeedbackForm";
 import type { load } from "./FeedbackPage.server";
 
 export const head = (): HeadTags => ({ title: "Feedback · Outpost" });

@@ -1,5 +1,5 @@
+import type { LoaderData, PageProps } from "#outpost";
 import { useState } from "react";
-import type { LoaderData, PageProps } from "../../shared/routing/module";
 import type { load } from "./HomePage.server";
 
 export default function HomePage({ data }: PageProps<LoaderData<typeof load>>) {

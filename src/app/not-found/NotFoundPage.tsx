@@ -1,5 +1,4 @@
-import { Link } from "../../shared/navigation/Link";
-import type { HeadTags } from "../../shared/routing/module";
+import { type HeadTags, Link } from "#outpost";
 
 export const head = (): HeadTags => ({ title: "Page not found · Outpost" });
 

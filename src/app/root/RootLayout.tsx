@@ -1,7 +1,4 @@
-import { Link } from "../../shared/navigation/Link";
-import { NavigationProgress } from "../../shared/navigation/NavigationProgress";
-import { Outlet } from "../../shared/navigation/Outlet";
-import type { HeadTags } from "../../shared/routing/module";
+import { type HeadTags, Link, NavigationProgress, Outlet } from "#outpost";
 import "../styles.css";
 
 export { ErrorPage as ErrorBoundary } from "./ErrorPage";

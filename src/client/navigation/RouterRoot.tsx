@@ -30,6 +30,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
         feedback={payload.config.feedback}
+        favicon={payload.config.favicon}
       />
     </RouterContext>
   );

@@ -107,7 +107,7 @@ export class BrowserRouter implements Router {
   readonly prefetch = (to: string): void => {
     const url = new URL(to, window.location.href);
     const path = url.pathname + url.search;
-    if (this.#prefetched.has(path)) return;
+    if (this.#prefetched.has(path) || this.#routes.isResource(url.pathname, this.#diagnostics)) return;
     const answer = fetchRouteData(path, this.#buildId);
     this.#prefetched.set(path, answer);
     this.#preloadCode(url);
@@ -134,6 +134,8 @@ export class BrowserRouter implements Router {
   }
 
   async #go(url: URL, mode: HistoryMode, redirects: number): Promise<void> {
+    // A resource route (JSON, a file) has no page to render here.
+    if (this.#routes.isResource(url.pathname, this.#diagnostics)) return fullLoad(url.href);
     const path = url.pathname + url.search;
     const id = ++this.#sequence;
     this.#controller?.abort();

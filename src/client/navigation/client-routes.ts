@@ -9,6 +9,8 @@ export interface ClientRoutes {
   modules: RouteModules;
   /** Loads the modules of these routes (each chunk once). */
   load(ids: readonly string[]): Promise<void>;
+  /** Whether a path is a resource route's (no page: the browser loads it as a document). */
+  isResource(pathname: string, diagnostics: boolean): boolean;
 }
 
 /** Made by the build's `outpost:client-routes` module from the app's route table. */
@@ -29,8 +31,13 @@ export function createClientRoutes(config: AppConfig, importers: Record<string, 
     }
     return promise;
   };
+  const table = new RouteTable(config);
   return {
-    table: new RouteTable(config),
+    table,
+    isResource: (pathname, diagnostics) => {
+      const leaf = table.match(pathname, { diagnostics })?.matches.at(-1);
+      return leaf !== undefined && !importers[leaf.id];
+    },
     modules: {
       get(id) {
         const module = loaded.get(id);

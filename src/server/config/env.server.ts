@@ -3,6 +3,7 @@
 // compile at start, for this file and the feedback form). English messages, as zod's have.
 import { array, check, coerce, config, _default, enum as oneOf, int, maximum, minimum, minLength, object, optional, pipe, positive, refine, regex, string, transform, type infer as Infer, type ZodMiniType } from "zod/mini";
 import en from "zod/v4/locales/en.js";
+import type { AppSettings, SettingsSchema } from "../../shared/routing/settings";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
 
@@ -78,6 +79,8 @@ export const envSchema = object({
   BODY_MAX_BYTES: _default(positiveInt, 65_536),
   /** More origins trusted to send state-changing requests, besides the site's own. */
   ALLOWED_ORIGINS: commaList(origin),
+  /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */
+  SESSION_SECRET: commaList(string().check(minLength(32, "each secret must be at least 32 characters"))),
   SENTRY_DSN: optional(dsn),
   PUBLIC_SENTRY_DSN: optional(dsn),
   SENTRY_ENVIRONMENT: optional(text()),
@@ -122,19 +125,28 @@ function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const result = envSchema.safeParse(withoutEmpty(source));
+/** Validates the environment against a schema (the platform's, or the app's settings); throws EnvError naming each bad variable. */
+export function parseEnvironment<Value>(schema: SettingsSchema<Value>, source: NodeJS.ProcessEnv, title: string): Value {
+  const result = schema.safeParse(withoutEmpty(source));
   if (result.success) return result.data;
-  const problems = result.error.issues.map(
-    (issue) => `  ${issue.path.join(".")}: ${issue.message}`,
-  );
-  throw new EnvError(`Invalid environment configuration:\n${problems.join("\n")}`);
+  const problems = result.error.issues.map((issue) => `  ${issue.path.map(String).join(".")}: ${issue.message}`);
+  throw new EnvError(`${title}:\n${problems.join("\n")}`);
+}
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  return parseEnvironment(envSchema as SettingsSchema<Env>, source, "Invalid environment configuration");
+}
+
+/** The app's own settings (src/app/app.server.ts), validated as the platform's environment is. */
+export function loadAppSettings(settings: AppSettings<unknown> | undefined, source: NodeJS.ProcessEnv = process.env): void {
+  if (!settings || settings.loaded) return;
+  settings.use(parseEnvironment(settings.schema, source, "Invalid app settings"));
 }
 
 /** For process entry points: an invalid environment ends start-up with exit 1 and the message. */
-export function loadEnvOrExit(): Env {
+export function loadEnvOrExit(load: () => Env = loadEnv): Env {
   try {
-    return loadEnv();
+    return load();
   } catch (error) {
     if (!(error instanceof EnvError)) throw error;
     console.error(error.message);

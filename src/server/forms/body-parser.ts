@@ -25,6 +25,9 @@ export interface BodyParserOptions {
   onRefused?: (ctx: Context, refusal: BodyRefusedError) => void;
 }
 
+/** A page's POST, or a resource route's action. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
@@ -67,7 +70,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
   }
 
   return async (ctx, next) => {
-    if (ctx.method !== "POST") return next();
+    if (!BODY_METHODS.has(ctx.method)) return next();
     const reader = options.reader ? options.reader(ctx) : {};
     if (!reader) return next();
     // Outside the try: parsers that fail to load are the server's fault, not a malformed body.

@@ -15,6 +15,8 @@ export interface KoaBodyParsers {
 }
 
 const done = async () => {};
+/** A page's POST, or a resource route's action. */
+const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
 
 export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number; uploadDir: string }): KoaBodyParsers {
   const parseFormOrJson = koaBody({
@@ -27,7 +29,7 @@ export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number
     formLimit: maxBytes,
     jsonTypes: [JSON_TYPE],
     urlencodedTypes: [FORM_TYPE],
-    parsedMethods: [HttpMethodEnum.POST],
+    parsedMethods: PARSED_METHODS,
   });
   return {
     formOrJson: (ctx) => parseFormOrJson(ctx, done),
@@ -39,7 +41,7 @@ export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number
         text: false,
         multipart: true,
         multipartTypes: [MULTIPART_TYPE],
-        parsedMethods: [HttpMethodEnum.POST],
+        parsedMethods: PARSED_METHODS,
         formidable: {
           uploadDir,
           maxFieldsSize: maxBytes,

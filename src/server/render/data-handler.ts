@@ -3,9 +3,9 @@ import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request
 import { withStyles } from "../../shared/routing/route-state";
 import { sendJson } from "../http/json-body";
 import type { RouteMatch } from "../../shared/routing/route-table";
-import { resolveActionRequest } from "./action-request";
 import type { RouteAssets } from "./route-assets";
-import { type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+import { matchRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+import { applyHeaders } from "../http/response-headers";
 
 interface DataOptions extends RouteRequestOptions {
   manifest: { buildId: string };
@@ -39,17 +39,26 @@ export async function answerData(
   if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
   // Koa 3's ctx.origin is the Origin header; the page's own origin is protocol and host.
   const url = () => new URL(pathname + ctx.search, `${ctx.protocol}://${ctx.host}`);
+  // A resource route is no page: the browser loads it as a document.
+  if (matchRequest(ctx, pathname, options.routes, options.diagnostics).kind.resource) {
+    return answer(ctx, 200, { error: "a resource route has no page data: load it as a document", build });
+  }
   // A form submitted by <Form>: its action runs, then the page's loaders, as for a POST to the page.
-  const request = reading ? await resolveRouteRequest(ctx, pathname, url, options) : await resolveActionRequest(ctx, pathname, url, options);
+  const request = await resolveRouteRequest(ctx, pathname, url, options);
   if (!request) {
     ctx.set("Allow", "GET, HEAD");
     return answer(ctx, 405, { error: "this page has no action", build });
   }
-  const { outcome } = request;
+  const { outcome, context } = request;
+  // The same cookies and headers as the page would carry: the browser keeps them from the fetch too.
+  await context.commit();
+  if (outcome.type === "resource") return;
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
   if (outcome.type === "redirect") {
     return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
   }
   const { styles } = assetsFor(outcome.state.matches);
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
-  answer(ctx, 200, { kind: "state", build, status: outcome.status, state: withStyles(outcome.state, styles) });
+  const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
+  answer(ctx, 200, { kind: "state", build, status, state: withStyles(outcome.state, styles) });
 }

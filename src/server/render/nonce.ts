@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 const NONCE_BYTES = 16;
 // One call into the CSPRNG per 256 nonces instead of one per page: the call, not the bytes, is the cost.
@@ -15,4 +15,13 @@ export function createNonce(): string {
   const nonce = pool.toString("base64", offset, offset + NONCE_BYTES);
   offset += NONCE_BYTES;
   return nonce;
+}
+
+/**
+ * The nonce of a page shared caches may keep: the same for every visitor of one URL in one
+ * build, so its body (and ETag) stays the same and a 304's CSP still matches the kept copy.
+ * Such a page is the same for everybody, so a per-visitor nonce would protect nothing more.
+ */
+export function sharedPageNonce(buildId: string, url: string): string {
+  return createHash("sha256").update(`${buildId}\0${url}`).digest("base64").slice(0, 22);
 }

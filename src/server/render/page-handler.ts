@@ -9,15 +9,17 @@ import type { RouteMatch } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { pipeResponse } from "../http/stream-response";
-import { allowedMethods, resolveActionRequest } from "./action-request";
 import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
-import { type MaybePromise, thenMaybe } from "./maybe-promise";
-import { createNonce } from "./nonce";
+import { thenMaybe } from "./maybe-promise";
+import { createNonce, sharedPageNonce } from "./nonce";
 import { payloadScript } from "./payload-script";
 import { boundaryAbove, routeError } from "./resolve-route";
 import { type RouteAssets, routeAssets } from "./route-assets";
-import { type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./page-cache";
+import { answerResource } from "./resource-answer";
+import { matchRequest, type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
+import { applyHeaders } from "../http/response-headers";
 import { type StartedRender, streamDocument } from "./stream-document";
 
 export interface PageHandlerOptions extends RouteRequestOptions {
@@ -34,17 +36,36 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
   return (ctx) => {
     const dataPath = pagePathOf(ctx.path);
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
-    return thenMaybe(resolvePageRequest(ctx, options), (request) => request && answerPage(ctx, request, options, assetsFor, scriptFor));
+    return thenMaybe(resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options), (request) => {
+      if (request) return answerPage(ctx, request, options, assetsFor, scriptFor);
+      ctx.set("Allow", matchRequest(ctx, ctx.path, options.routes, options.diagnostics).kind.allow);
+      ctx.status = 405;
+    });
   };
+}
+
+/** A page that depends on who asks is for this visitor only; one with a public policy may be kept by caches. */
+function cachePolicy(ctx: Context, { personal, routeHeaders, status }: PageRender): void {
+  if (routeHeaders) for (const [name, value] of Object.entries(routeHeaders)) ctx.set(name, value);
+  // A route's cache policy is for its page, not for an error shown in its place.
+  if (status !== 200) ctx.set("Cache-Control", "no-cache");
+  if (!personal) return;
+  ctx.set("Cache-Control", "private, no-store");
+  ctx.vary("Cookie");
 }
 
 async function answerPage(
   ctx: Context,
-  { outcome, report, onError }: RouteRequest,
+  { outcome, report, onError, context }: RouteRequest,
   options: PageHandlerOptions,
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets,
   scriptFor: PageRender["scriptFor"],
 ): Promise<void> {
+  // No promise for a page that never used the session (most).
+  const committed = context.commit();
+  if (committed) await committed;
+  if (outcome.type !== "resource" && outcome.headers) applyHeaders(ctx, outcome.headers);
+  if (outcome.type === "resource") return answerResource(ctx, outcome.value, context.chosenStatus);
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
@@ -53,17 +74,29 @@ async function answerPage(
   }
   const started = performance.now();
   const assets = assetsFor(outcome.state.matches);
+  const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
+  const headers = routeHeaders(options.routes, outcome.state);
+  const cacheable = isPublicPage(headers, status, context.personal);
   const page: PageRender = {
     state: withStyles(outcome.state, assets.styles),
-    status: outcome.status,
+    status,
+    cacheable,
+    routeHeaders: headers,
+    personal: context.personal,
     assets,
-    traceMeta: report?.traceMeta() ?? {},
-    nonce: createNonce(),
+    // A cached page is the same for everybody: no per-request trace, a nonce of its URL's.
+    traceMeta: cacheable ? {} : (report?.traceMeta() ?? {}),
+    nonce: cacheable ? sharedPageNonce(options.manifest.buildId, ctx.url) : createNonce(),
     scriptFor,
     onError,
   };
   const render = await startDocument(ctx, page, options);
   if (!render) return;
+  if (cacheable && ctx.status === 200) {
+    answerCacheable(ctx, await collectDocument(render.pipe));
+    render.close(true);
+    return;
+  }
   if (ctx.method === "HEAD") {
     // The status and headers are known once the shell is; the body is not wanted.
     render.close(false);
@@ -77,23 +110,14 @@ async function answerPage(
   });
 }
 
-/** GET and HEAD run the loaders, POST the route's action first; anything else is 405. */
-function resolvePageRequest(ctx: Context, options: PageHandlerOptions): MaybePromise<RouteRequest | null> {
-  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
-  return thenMaybe(ctx.method === "POST" ? resolveActionRequest(ctx, ctx.path, () => ctx.URL, options) : null, (request) => {
-    if (!request) {
-      const matched = options.routes.table.match(ctx.path, { diagnostics: options.diagnostics });
-      ctx.set("Allow", allowedMethods(options.routes, matched));
-      ctx.status = 405;
-    }
-    return request;
-  });
-}
-
 /** One document to render: fixed per request but for the state, which an error replaces. */
 interface PageRender {
   state: RouteState;
   status: number;
+  /** Rendered whole and answered with an ETag (a public cache policy). */
+  cacheable: boolean;
+  routeHeaders: Record<string, string> | undefined;
+  personal: boolean;
   assets: RouteAssets;
   traceMeta: Record<string, string>;
   nonce: string;
@@ -125,7 +149,7 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
       try {
-        return await render(ctx, { ...page, status: 500, state: { ...page.state, error: { boundaryId: shown, error } } }, onError, options);
+        return await render(ctx, { ...page, status: 500, cacheable: false, state: { ...page.state, error: { boundaryId: shown, error } } }, onError, options);
       } catch {}
     }
     ctx.status = 500;
@@ -148,12 +172,13 @@ async function render(
     traceMeta: page.traceMeta,
     tracker,
     feedback: options.runtimeConfig.feedback,
+    favicon: options.runtimeConfig.favicon,
   });
   const started = await streamDocument(app, {
     nonce: page.nonce,
     bootstrapScriptContent: page.scriptFor(page.state, page.traceMeta),
     bootstrapModules: [options.manifest.entry.script],
-    waitForAll: isCrawler(ctx.get("user-agent")),
+    waitForAll: page.cacheable || isCrawler(ctx.get("user-agent")),
     timeoutMs: options.renderTimeoutMs,
     onError,
   });
@@ -161,6 +186,7 @@ async function render(
   // Fixed values, so straight on the response rather than through Koa's normalising setters.
   ctx.res.setHeader("Content-Type", "text/html; charset=utf-8");
   ctx.res.setHeader("Cache-Control", "no-cache");
+  if (page.routeHeaders || page.personal) cachePolicy(ctx, page);
   ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(page.nonce));
   if (page.assets.preloadHeader) ctx.res.setHeader("Link", page.assets.preloadHeader);
   return started;

@@ -1,14 +1,16 @@
-import type { Params } from "../../shared/routing/match";
-import type { LoaderContext, RouteError } from "../../shared/routing/module";
+import type { RouteError } from "../../shared/routing/module";
+import type { RequestContext } from "../../shared/routing/request";
 import type { RouteState } from "../../shared/routing/route-state";
 import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
-import { isNotFoundSignal, isRedirectSignal, type RedirectStatus } from "../../shared/routing/signals";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal, type RedirectStatus, type ResponseHeaders } from "../../shared/routing/signals";
 import type { AppRoutes } from "../routing/app-routes";
 import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
 
 export type RouteOutcome =
-  | { type: "redirect"; location: string; status: RedirectStatus }
-  | { type: "state"; status: number; state: Omit<RouteState, "styles"> };
+  | { type: "redirect"; location: string; status: RedirectStatus; headers?: ResponseHeaders }
+  | { type: "state"; status: number; state: Omit<RouteState, "styles">; headers?: ResponseHeaders }
+  /** A resource route's answer: a web Response, or data sent as JSON. */
+  | { type: "resource"; value: unknown };
 
 export interface ResolveOptions {
   exposeErrors: boolean;
@@ -16,22 +18,7 @@ export interface ResolveOptions {
   onError: (error: unknown) => string | undefined;
 }
 
-type Settled = { ok: true; data: unknown } | { ok: false; error: unknown } | undefined;
-
-/** Made on the loader's first read of `url`: most loaders never look at it, and parsing is a measurable share of a page. */
-class RequestLoaderContext implements LoaderContext {
-  readonly params: Params;
-  readonly #url: () => URL;
-
-  constructor(params: Params, url: () => URL) {
-    this.params = params;
-    this.#url = url;
-  }
-
-  get url(): URL {
-    return this.#url();
-  }
-}
+export type Settled = { ok: true; data: unknown } | { ok: false; error: unknown } | undefined;
 
 async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
   try {
@@ -46,16 +33,16 @@ async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
  * A loader that answers synchronously is settled on the spot: no promises for the usual chain
  * (a layout without a loader, a page with a sync one), which measured a visible share of a page.
  */
-function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () => URL): MaybePromise<Settled[]> {
+function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], context: RequestContext, upTo: number): MaybePromise<Settled[]> {
   const settled: Settled[] = new Array(matches.length);
   let pending: Promise<void>[] | undefined;
-  for (let depth = 0; depth < matches.length; depth++) {
+  for (let depth = 0; depth < upTo; depth++) {
     const match = matches[depth] as RouteMatch;
     const load = routes.serverHalf(match.id)?.load;
     if (!load) continue;
     let result: unknown;
     try {
-      result = load(new RequestLoaderContext(match.params, url));
+      result = load(context);
     } catch (error) {
       settled[depth] = { ok: false, error };
       continue;
@@ -75,6 +62,7 @@ function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], url: () =
 }
 
 export function routeError(error: unknown, exposeDetails: boolean, eventId: string | undefined): RouteError {
+  if (isHttpErrorSignal(error)) return { status: error.status, data: error.data };
   const details: RouteError = exposeDetails
     ? error instanceof Error
       ? { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
@@ -93,19 +81,37 @@ export function boundaryAbove(routes: AppRoutes, matches: readonly RouteMatch[],
   return null;
 }
 
+/** Where a chain stopped before its loaders: a middleware's or an action's failure, at the depth of its route. */
+export interface EarlyFailure {
+  depth: number;
+  error: unknown;
+}
+
 /**
  * Runs the matched chain's loaders in parallel and turns their results into what to answer.
- * The shallowest route that did not load decides: a redirect, the not-found page, or its error
- * shown by the nearest error component above it. Real errors are reported, each once.
+ * The shallowest route that did not load decides: a redirect, the not-found page, a 4xx from
+ * `httpError()`, or its error shown by the nearest error component above it. Real errors are
+ * reported, each once. After an early failure only the routes that still render (those down to
+ * its error component) load.
  */
 export function resolveRoute(
   routes: AppRoutes,
   matched: MatchedRoutes | null,
-  url: () => URL,
+  context: RequestContext,
   options: ResolveOptions,
+  early?: EarlyFailure,
 ): MaybePromise<RouteOutcome> {
   const found = matched ?? routes.table.notFound();
-  return thenMaybe(runLoaders(routes, found.matches, url), (settled) => outcomeOf(routes, matched, found, settled, url, options));
+  if (!matched) context.params = {};
+  let upTo = found.matches.length;
+  if (early) {
+    const boundary = boundaryAbove(routes, found.matches, early.depth);
+    upTo = boundary === null ? 0 : found.matches.findIndex((match) => match.id === boundary) + 1;
+  }
+  return thenMaybe(runLoaders(routes, found.matches, context, upTo), (settled) => {
+    if (early && !settled[early.depth]) settled[early.depth] = { ok: false, error: early.error };
+    return outcomeOf(routes, matched, found, settled, context, options);
+  });
 }
 
 function outcomeOf(
@@ -113,7 +119,7 @@ function outcomeOf(
   matched: MatchedRoutes | null,
   found: MatchedRoutes,
   settled: Settled[],
-  url: () => URL,
+  context: RequestContext,
   options: ResolveOptions,
 ): MaybePromise<RouteOutcome> {
   const data: Record<string, unknown> = {};
@@ -128,22 +134,27 @@ function outcomeOf(
     const { error } = result;
     if (isRedirectSignal(error) || isNotFoundSignal(error)) {
       if (failure) continue;
-      if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status };
+      if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
       // The not-found page, in the root layout; should the root itself say not found, without its data.
-      if (matched) return resolveRoute(routes, null, url, options);
+      if (matched) return resolveRoute(routes, null, context, options);
       continue;
     }
-    // Every failed loader is reported; the shallowest one is shown (and reported below, for its event id).
-    if (failure) options.onError(error);
-    else failure = { depth, error };
+    // Every failed loader is reported (a 4xx is an answer, not a failure); the shallowest one is shown.
+    if (failure) {
+      if (!isHttpErrorSignal(error)) options.onError(error);
+    } else failure = { depth, error };
   }
   const state = { pattern: found.pattern, matches: found.matches, data };
   if (!failure) return { type: "state", status: matched ? 200 : 404, state };
-  const eventId = options.onError(failure.error);
+  const shown = failure.error;
   const boundaryId = boundaryAbove(routes, found.matches, failure.depth);
+  if (isHttpErrorSignal(shown)) {
+    return { type: "state", status: shown.status, state: { ...state, error: { boundaryId, error: routeError(shown, false, undefined) } }, headers: shown.headers };
+  }
+  const eventId = options.onError(shown);
   return {
     type: "state",
     status: 500,
-    state: { ...state, error: { boundaryId, error: routeError(failure.error, options.exposeErrors, eventId) } },
+    state: { ...state, error: { boundaryId, error: routeError(shown, options.exposeErrors, eventId) } },
   };
 }

@@ -3,7 +3,7 @@ import { browserDsn, type Env } from "../config/env.server";
 import { sentryEnvironment, sentryRelease } from "../monitoring/release";
 
 /** Chosen per deployment at start, not at build time, so one build serves every environment. */
-export function runtimeConfig(env: Env, { feedback }: { feedback: boolean }): RuntimeConfig {
+export function runtimeConfig(env: Env, { feedback, favicon }: { feedback: boolean; favicon: boolean }): RuntimeConfig {
   return {
     sentryDsn: browserDsn(env) ?? null,
     tunnelPath: env.SENTRY_TUNNEL_PATH,
@@ -12,5 +12,6 @@ export function runtimeConfig(env: Env, { feedback }: { feedback: boolean }): Ru
     tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
     diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
     feedback,
+    favicon,
   };
 }

@@ -1,11 +1,16 @@
 import { type AppConfig, routeFiles, routeId } from "../../shared/routing/config";
-import type { RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
-import { type MatchedRoutes, RouteTable } from "../../shared/routing/route-table";
+import type { RouteMiddleware, RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
+import { RouteTable } from "../../shared/routing/route-table";
+import type { AppSettings } from "../../shared/routing/settings";
 
-/** A route file's two halves, as the server build (or a test) loaded them. */
-export interface LoadedRouteFile {
-  module: RouteModule;
-  server?: ServerRouteModule;
+/** A route file's two halves, as the server build (or a test) loaded them; a resource route has only the server one. */
+export type LoadedRouteFile = { module: RouteModule; server?: ServerRouteModule } | { module?: undefined; server: ServerRouteModule };
+
+/** The app's own server side (src/app/app.server.ts): middleware for every page and resource route. */
+export interface AppServerModule {
+  middleware?: readonly RouteMiddleware[];
+  /** The app's settings (`defineSettings(schema)`), validated at start. */
+  settings?: AppSettings<unknown>;
 }
 
 /** The app's routes as the server uses them: the table, and every module with its server half. */
@@ -13,18 +18,24 @@ export interface AppRoutes {
   table: RouteTable;
   modules: RouteModules;
   serverHalf(id: string): ServerRouteModule | undefined;
+  /** A server-only route without a component: its loader or action is the answer. */
+  isResource(id: string): boolean;
+  /** The app's middleware, ahead of every route's. */
+  appMiddleware: readonly RouteMiddleware[];
+  settings?: AppSettings<unknown>;
 }
 
 /**
  * Joins the route table with its loaded files. A file the table names but nobody loaded, or a
  * module without a default component, stops start-up with its name rather than failing a page.
  */
-export function createAppRoutes(config: AppConfig, files: Record<string, LoadedRouteFile>): AppRoutes {
+export function createAppRoutes(config: AppConfig, files: Record<string, LoadedRouteFile>, app: AppServerModule = {}): AppRoutes {
   const byId = new Map<string, LoadedRouteFile>();
   for (const file of routeFiles(config)) {
     const loaded = files[file];
     if (!loaded) throw new Error(`route table names ${file}, which was not loaded`);
-    if (typeof loaded.module.default !== "function") throw new Error(`route module ${file} has no default export component`);
+    if (loaded.module && typeof loaded.module.default !== "function") throw new Error(`route module ${file} has no default export component`);
+    if (!loaded.module && (file === config.root || file === config.notFound)) throw new Error(`route module ${file} must be a page, with a component`);
     byId.set(routeId(file), loaded);
   }
   const get = (id: string): LoadedRouteFile => {
@@ -34,13 +45,18 @@ export function createAppRoutes(config: AppConfig, files: Record<string, LoadedR
   };
   return {
     table: new RouteTable(config),
-    modules: { get: (id) => get(id).module },
+    modules: {
+      get: (id) => {
+        const { module } = get(id);
+        if (!module) throw new Error(`route ${id} is a resource route: it has no component to render`);
+        return module;
+      },
+    },
     serverHalf: (id) => get(id).server,
+    isResource: (id) => !get(id).module,
+    appMiddleware: app.middleware ?? [],
+    settings: app.settings,
   };
 }
 
-/** The server half of the page a chain leads to (its deepest route), whose action a POST runs. */
-export function pageServerHalf(routes: AppRoutes, matched: MatchedRoutes | null): ServerRouteModule | undefined {
-  const leaf = matched?.matches[matched.matches.length - 1];
-  return leaf ? routes.serverHalf(leaf.id) : undefined;
-}
+

@@ -1,17 +1,20 @@
 import type { ReactNode } from "react";
 import type { DocumentHeadTags } from "../routing/head";
+import { serializeForScript } from "./serialize";
 
 export interface DocumentProps {
   head: DocumentHeadTags;
   styles: readonly string[];
   traceMeta: Record<string, string>;
+  /** The app's public folder has a favicon.ico. */
+  favicon?: boolean;
   children: ReactNode;
 }
 
 /** The whole HTML document: React renders it on the server and hydrates it, head included, in the browser. */
-export function Document({ head, styles, traceMeta, children }: DocumentProps) {
+export function Document({ head, styles, traceMeta, favicon = false, children }: DocumentProps) {
   return (
-    <html lang="en">
+    <html lang={head.lang ?? "en"}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -20,8 +23,17 @@ export function Document({ head, styles, traceMeta, children }: DocumentProps) {
         {head.meta.map((tag) => (
           <meta key={tag.property ?? tag.name} name={tag.name} property={tag.property} content={tag.content} />
         ))}
-        {/* No favicon yet: this stops the browser requesting /favicon.ico and logging a 404. */}
-        <link rel="icon" href="data:," />
+        {/* Without an icon of its own, "data:," stops the browser requesting /favicon.ico and logging a 404. */}
+        {head.links?.some((link) => link.rel === "icon") ? null : <link rel="icon" href={favicon ? "/favicon.ico" : "data:,"} />}
+        {head.links?.map((link) => (
+          <link key={`${link.rel} ${link.href} ${link.hrefLang ?? ""} ${link.sizes ?? ""}`} {...link} />
+        ))}
+        {head.jsonLd?.map((data, index) => (
+          // Data for search engines, never run: JSON escaped so no value can close the element.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: serialised with serializeForScript.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the document.
+          <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeForScript(data) }} />
+        ))}
         {Object.entries(traceMeta).map(([name, content]) => (
           <meta key={name} name={name} content={content} />
         ))}

@@ -1,18 +1,16 @@
-import { LazyFeedbackForm } from "../feedback/LazyFeedbackForm";
 import type { RouteError } from "../routing/module";
 
 /** The platform's last resort, when no route's error component can show an error. */
 export function PlainErrorPage({ error }: { error?: RouteError }) {
   return (
     <main id="main">
-      <section aria-labelledby="error-title">
-        <h1 id="error-title">Something went wrong</h1>
+      <section aria-labelledby="error-title" data-status={error?.status}>
+        <h1 id="error-title">{error?.status ? "The page could not be shown" : "Something went wrong"}</h1>
         <p>
           The page could not be shown. Please try again later, or <a href="/">go to the home page</a>.
         </p>
         {error?.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
-        <h2>Tell us what happened</h2>
-        <LazyFeedbackForm eventId={error?.eventId} />
+        {error?.eventId ? <p className="muted">{`Reference: ${error.eventId}`}</p> : null}
       </section>
     </main>
   );

@@ -12,6 +12,8 @@ export interface RuntimeConfig {
   diagnostics: boolean;
   /** Whether the server can send feedback (it has SENTRY_DSN); otherwise pages say it is unavailable. */
   feedback: boolean;
+  /** Whether the app's public folder has a favicon.ico, which the document then links. */
+  favicon: boolean;
 }
 
 /** Everything the browser needs to hydrate exactly what the server rendered. */

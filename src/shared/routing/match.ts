@@ -50,7 +50,8 @@ export function matchSegments(segments: readonly Segment[], path: readonly strin
   return params;
 }
 
-function safeDecode(segment: string): string | null {
+/** A percent-decoded path part, or null when its escapes are malformed. */
+export function safeDecode(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -1,5 +1,8 @@
 import type { ComponentType } from "react";
 import type { Params } from "./match";
+import type { RequestContext } from "./request";
+
+export type { ActionServices } from "./request";
 
 /** What a page or layout component receives. `PageProps<LoaderData<typeof load>>` types it from the loader. */
 export interface PageProps<Data = unknown> {
@@ -15,6 +18,9 @@ export interface RouteError {
   stack?: string;
   /** The id of the event error reporting recorded for it, when it was reported. */
   eventId?: string;
+  /** Set for an `httpError(status, data)`: the 4xx and the data it carries. */
+  status?: number;
+  data?: unknown;
 }
 
 export interface ErrorBoundaryProps {
@@ -27,10 +33,26 @@ export interface MetaTag {
   content: string;
 }
 
+/** A `<link>` in the head: canonical, icons, alternates. */
+export interface LinkTag {
+  rel: string;
+  href: string;
+  type?: string;
+  sizes?: string;
+  hrefLang?: string;
+  media?: string;
+}
+
 export interface HeadTags {
   title?: string;
   description?: string;
   meta?: MetaTag[];
+  /** Each link replaces an earlier one of the same rel (and hreflang, sizes, media): one canonical, one icon per size. */
+  links?: LinkTag[];
+  /** Structured data, each object one `<script type="application/ld+json">`; every route's are kept. */
+  jsonLd?: Record<string, unknown>[];
+  /** The document's language, `<html lang>`; the deepest route's wins. */
+  lang?: string;
 }
 
 /** A route module (`X.tsx`): shared by the server render and the browser. */
@@ -45,29 +67,20 @@ export interface RouteModule {
   errorHead?: HeadTags;
 }
 
-/** What a loader sees: framework-neutral, so route code stays free of Koa. */
-export interface LoaderContext {
-  params: Params;
-  url: URL;
-}
+/** What a loader sees: the request (see RequestContext), framework-neutral, so route code stays free of Koa. */
+export type LoaderContext = RequestContext;
+
+/** What an action sees: the same context as a loader, with the parsed body. */
+export type ActionContext = RequestContext;
 
 /**
- * What the server offers actions besides the request. Empty here; server modules add theirs by
- * declaration merging (src/server/feedback/action-services.ts), so route code names no server file.
+ * Runs before any loader of the chain, root to leaf, one after another: it may throw `redirect()`
+ * or `httpError()`, or put values on `values` for the loaders and actions below.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
-export interface ActionServices {}
+export type RouteMiddleware = (context: RequestContext) => void | Promise<void>;
 
-/** What an action sees: the loader's context, plus the parsed body and the request's headers. */
-export interface ActionContext extends LoaderContext {
-  /** The parsed body: form fields (a string, or an array when repeated) or JSON. */
-  body: unknown;
-  /** A request header, lower or mixed case; "" when absent. */
-  header(name: string): string;
-  /** The visitor's IP (see TRUST_PROXY and PROXY_HOPS). */
-  clientIp: string;
-  services: ActionServices;
-}
+/** Response headers a route adds to its document, or a function of its loader data. */
+export type RouteHeaders = Record<string, string> | ((args: { data: unknown; params: Params }) => Record<string, string>);
 
 /** A route's opt-in to multipart file parts; without it they are refused with 415. */
 export interface UploadLimits {
@@ -77,7 +90,11 @@ export interface UploadLimits {
   types?: readonly string[];
 }
 
-/** A route's server-only half (`X.server.ts`): never part of a browser bundle. */
+/**
+ * A route's server-only half (`X.server.ts`): never part of a browser bundle. Named by the route
+ * table itself, without a component beside it, it is a resource route: what its loader (GET,
+ * HEAD) or action returns is the answer, a web `Response` or data sent as JSON.
+ */
 export interface ServerRouteModule {
   /** Runs on the server only; its result must be JSON-serialisable (it is sent to the browser). */
   load?: (context: LoaderContext) => unknown;
@@ -87,6 +104,11 @@ export interface ServerRouteModule {
    */
   action?: (context: ActionContext) => unknown;
   uploads?: UploadLimits;
+  /** A resource route's methods for its action; POST, PUT, PATCH and DELETE when absent. */
+  actionMethods?: readonly string[];
+  middleware?: readonly RouteMiddleware[];
+  /** Headers for the document, e.g. `{ "Cache-Control": "public, max-age=60" }`; deeper routes win. */
+  headers?: RouteHeaders;
 }
 
 /** Route modules by id, loaded: the server has all of them, the browser those it has rendered. */

@@ -1,6 +1,6 @@
 /**
- * The framework's two control-flow signals. Loaders throw them; the server turns them
- * into a redirect or a 404. They are recognised by class *and* by a tagged marker, because
+ * The framework's control-flow signals. Loaders, actions and middleware throw them; the server
+ * turns them into a redirect, a 404 or another 4xx. They are recognised by class *and* by a tagged marker, because
  * a bundler can load two copies of this module (server bundle vs. SDK hooks), which breaks
  * `instanceof` but not a symbol registered with Symbol.for.
  */
@@ -8,14 +8,35 @@ const SIGNAL = Symbol.for("outpost.signal");
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
+/** Headers an answer carries: a list of pairs (or an array value) repeats a name, as several Set-Cookie need. */
+export type ResponseHeaders = Record<string, string | readonly string[]> | Iterable<readonly [string, string]>;
+
+export interface SignalInit {
+  headers?: ResponseHeaders;
+}
+
 export class RedirectSignal extends Error {
   readonly [SIGNAL] = "redirect" as const;
   constructor(
     readonly location: string,
     readonly status: RedirectStatus = 307,
+    readonly headers?: ResponseHeaders,
   ) {
     super(`redirect to ${location}`);
     this.name = "RedirectSignal";
+  }
+}
+
+/** A 4xx a route means to answer (not an error of ours): shown by the nearest error component, never reported. */
+export class HttpErrorSignal extends Error {
+  readonly [SIGNAL] = "http-error" as const;
+  constructor(
+    readonly status: number,
+    readonly data: unknown,
+    readonly headers?: ResponseHeaders,
+  ) {
+    super(`http error ${status}`);
+    this.name = "HttpErrorSignal";
   }
 }
 
@@ -27,8 +48,28 @@ export class NotFoundSignal extends Error {
   }
 }
 
-export function redirect(location: string, status: RedirectStatus = 307): never {
-  throw new RedirectSignal(location, status);
+/** Redirects: `redirect("/", 303)` or `redirect("/", { status: 303, headers: { "Set-Cookie": … } })`. */
+export function redirect(location: string, init: RedirectStatus | (SignalInit & { status?: RedirectStatus }) = 307): never {
+  if (typeof init === "number") throw new RedirectSignal(location, init);
+  throw new RedirectSignal(location, init.status ?? 307, init.headers);
+}
+
+/** Answers a 4xx with data for the nearest error component: `httpError(403, { reason: "…" })`. */
+export function httpError(status: number, data: unknown = null, init: SignalInit = {}): never {
+  if (!Number.isInteger(status) || status < 400 || status > 499) throw new RangeError(`httpError takes a 4xx status, got ${status}`);
+  throw new HttpErrorSignal(status, data, init.headers);
+}
+
+/** Each header as a name and one value, a repeated name once per value. */
+export function headerPairs(headers: ResponseHeaders | undefined): [string, string][] {
+  if (!headers) return [];
+  if (Symbol.iterator in headers) return [...(headers as Iterable<readonly [string, string]>)].map(([name, value]) => [name, value]);
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[]>)) {
+    if (typeof value === "string") pairs.push([name, value]);
+    else for (const each of value) pairs.push([name, each]);
+  }
+  return pairs;
 }
 
 export function notFound(): never {
@@ -47,4 +88,13 @@ export function isRedirectSignal(value: unknown): value is RedirectSignal {
 
 export function isNotFoundSignal(value: unknown): value is NotFoundSignal {
   return signalKind(value) === "not-found";
+}
+
+export function isHttpErrorSignal(value: unknown): value is HttpErrorSignal {
+  return signalKind(value) === "http-error";
+}
+
+/** Any signal: a route's answer, never an error to log or report. */
+export function isSignal(value: unknown): boolean {
+  return signalKind(value) !== undefined;
 }

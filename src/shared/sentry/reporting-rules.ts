@@ -1,4 +1,4 @@
-import { isRedirectSignal } from "../routing/signals";
+import { isHttpErrorSignal, isRedirectSignal } from "../routing/signals";
 
 /**
  * The only two things error reporting drops, on the server and in the browser alike:
@@ -34,12 +34,12 @@ interface HintLike {
 }
 
 /**
- * The thrown value carries the signal's marker; when the original is not at hand (an event
+ * Redirects and `httpError()` 4xx answers are a route's answers, not errors. The thrown value carries the signal's marker; when the original is not at hand (an event
  * built elsewhere), the exception's type names the signal class. Message text is not used.
  */
 export function isRedirectSignalEvent(event: EventLike, hint?: HintLike): boolean {
-  if (hint && isRedirectSignal(hint.originalException)) return true;
-  return event.exception?.values?.some((value) => value.type === "RedirectSignal") ?? false;
+  if (hint && (isRedirectSignal(hint.originalException) || isHttpErrorSignal(hint.originalException))) return true;
+  return event.exception?.values?.some((value) => value.type === "RedirectSignal" || value.type === "HttpErrorSignal") ?? false;
 }
 
 /** `beforeSend` for both SDKs. */

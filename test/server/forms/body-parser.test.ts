@@ -53,10 +53,17 @@ describe("the body parser accepts", () => {
     expect(response.json()).toEqual({ body: null, files: [] });
   });
 
-  it("leaves other methods' bodies alone", async () => {
-    const response = await post({ "content-type": "text/plain" }, Buffer.from("not read"), "PUT");
+  it("leaves the bodies of methods without one alone", async () => {
+    const response = await post({ "content-type": "text/plain" }, Buffer.from("not read"), "OPTIONS");
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ body: null, files: [] });
+  });
+
+  it("reads PUT, PATCH and DELETE bodies as it reads a POST's (a resource route's action takes them)", async () => {
+    for (const method of ["PUT", "PATCH", "DELETE"]) {
+      const response = await post({ "content-type": "application/json" }, Buffer.from('{"a":1}'), method);
+      expect(response.json()).toEqual({ body: { a: 1 }, files: [] });
+    }
   });
 });
 

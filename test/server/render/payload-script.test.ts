@@ -12,6 +12,7 @@ const config: RuntimeConfig = {
   tracesSampleRate: 0,
   diagnostics: false,
   feedback: true,
+  favicon: true,
 };
 
 it("is byte for byte the whole payload serialized, with its fields in order", () => {

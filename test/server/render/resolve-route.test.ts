@@ -3,9 +3,14 @@ import { resolveRoute } from "../../../src/server/render/resolve-route";
 import { createAppRoutes, type LoadedRouteFile } from "../../../src/server/routing/app-routes";
 import { defineApp, route } from "../../../src/shared/routing/config";
 import type { ServerRouteModule } from "../../../src/shared/routing/module";
+import type { RequestContext } from "../../../src/shared/routing/request";
 import { notFound, redirect } from "../../../src/shared/routing/signals";
 
 const Page = () => null;
+
+/** A loader's context with only what these loaders read. */
+const contextFor = (path: string, params: Record<string, string> = { id: "7" }) =>
+  ({ params, url: new URL(`http://test${path}`) }) as unknown as RequestContext;
 const Boundary = () => null;
 
 /** root (with an error component) > section (layout) > page: each with the loader given. */
@@ -27,7 +32,7 @@ function chain(loaders: { root?: ServerRouteModule["load"]; section?: ServerRout
 
 async function resolve(routes: ReturnType<typeof chain>, path = "/section/7") {
   const reported: unknown[] = [];
-  const outcome = await resolveRoute(routes, routes.table.match(path, { diagnostics: false }), () => new URL(`http://test${path}`), {
+  const outcome = await resolveRoute(routes, routes.table.match(path, { diagnostics: false }), contextFor(path), {
     exposeErrors: false,
     onError: (error) => {
       reported.push(error);
@@ -125,7 +130,7 @@ describe("resolving a matched chain", () => {
 
   it("answers without a promise when every loader answers synchronously, and with one otherwise", async () => {
     const resolveWith = (routes: ReturnType<typeof chain>) =>
-      resolveRoute(routes, routes.table.match("/section/7", { diagnostics: false }), () => new URL("http://test/section/7"), {
+      resolveRoute(routes, routes.table.match("/section/7", { diagnostics: false }), contextFor("/section/7"), {
         exposeErrors: false,
         onError: () => undefined,
       });

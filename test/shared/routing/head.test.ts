@@ -47,3 +47,43 @@ describe("head tags", () => {
     expect(headOf(state({ boundaryId: null, error: {} }), lookup).title).toBe("Something went wrong");
   });
 });
+
+describe("links, structured data and the document's language", () => {
+  it("merge down the chain: one link per rel (and hreflang, sizes, media), every route's JSON-LD, the deepest lang", () => {
+    expect(
+      mergeHead([
+        {
+          lang: "en",
+          links: [
+            { rel: "canonical", href: "https://example.org/" },
+            { rel: "icon", href: "/favicon.ico" },
+            { rel: "alternate", hrefLang: "fr", href: "https://example.org/fr/" },
+          ],
+          jsonLd: [{ "@type": "WebSite", name: "Site" }],
+        },
+        {
+          lang: "fr",
+          links: [
+            { rel: "canonical", href: "https://example.org/items/7" },
+            { rel: "alternate", hrefLang: "de", href: "https://example.org/de/items/7" },
+          ],
+          jsonLd: [{ "@type": "Product", name: "Item 7" }],
+        },
+      ]),
+    ).toEqual({
+      title: "",
+      meta: [],
+      lang: "fr",
+      links: [
+        { rel: "canonical", href: "https://example.org/items/7" },
+        { rel: "icon", href: "/favicon.ico" },
+        { rel: "alternate", hrefLang: "fr", href: "https://example.org/fr/" },
+        { rel: "alternate", hrefLang: "de", href: "https://example.org/de/items/7" },
+      ],
+      jsonLd: [
+        { "@type": "WebSite", name: "Site" },
+        { "@type": "Product", name: "Item 7" },
+      ],
+    });
+  });
+});

@@ -1,6 +1,5 @@
-import { Form } from "../forms/Form";
-import { useFeedbackAvailable } from "../forms/page-forms";
-import { FEEDBACK_LIMITS, FEEDBACK_PATH, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "./fields";
+import { Form, useFeedbackAvailable } from "#outpost";
+import { FEEDBACK_LIMITS, FEEDBACK_PATH, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "#outpost";
 
 export interface FeedbackFormProps {
   /** The reported event this feedback is about: Sentry links the two. */

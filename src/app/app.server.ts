@@ -1,0 +1,20 @@
+import { defineSettings, type RouteMiddleware } from "#outpost";
+import { _default, object, string } from "zod/mini";
+
+/**
+ * The app's own settings, read from the environment and checked at start like the platform's
+ * (an invalid value stops the server, naming it). Read them with `settings.get()`.
+ */
+export const settings = defineSettings(
+  object({
+    /** How pages greet a visitor who told us their name. */
+    GREETING: _default(string(), "Hello"),
+  }),
+);
+
+/**
+ * Runs before every route's own middleware, for pages and resource routes alike (see the
+ * README's "Middleware"). None yet: each one runs on every request, so add only what every
+ * page needs.
+ */
+export const middleware: RouteMiddleware[] = [];

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import { type Writable, Writable as WritableStream } from "node:stream";
+import type { Context } from "koa";
+import type { ServerRouteModule } from "../../shared/routing/module";
+import type { RouteState } from "../../shared/routing/route-state";
+import type { AppRoutes } from "../routing/app-routes";
+
+/** The chain's `headers` exports merged root to leaf (a deeper route wins), for the routes that render. */
+export function routeHeaders(routes: AppRoutes, state: Omit<RouteState, "styles">): Record<string, string> | undefined {
+  let merged: Record<string, string> | undefined;
+  for (const match of state.matches) {
+    const headers: ServerRouteModule["headers"] = routes.serverHalf(match.id)?.headers;
+    if (headers) {
+      const own = typeof headers === "function" ? headers({ data: state.data[match.id], params: match.params }) : headers;
+      merged = { ...merged, ...own };
+    }
+    if (state.error?.boundaryId === match.id) break;
+  }
+  return merged;
+}
+
+/** Whether the page may be kept by shared caches: a `public` Cache-Control on a 200 nobody personal. */
+export function isPublicPage(headers: Record<string, string> | undefined, status: number, personal: boolean): boolean {
+  if (!headers || status !== 200 || personal) return false;
+  const policy = Object.entries(headers).find(([name]) => name.toLowerCase() === "cache-control")?.[1];
+  return policy !== undefined && /(^|,)\s*public\s*(,|$)/i.test(policy);
+}
+
+/** Renders into memory: a cacheable page needs its whole body for an ETag. */
+export function collectDocument(pipe: (destination: Writable) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new WritableStream({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(Buffer.from(chunk));
+        callback();
+      },
+    });
+    sink.on("finish", () => resolve(Buffer.concat(chunks)));
+    sink.on("error", reject);
+    pipe(sink);
+  });
+}
+
+/** A cacheable page's body with its ETag: 304 without a body when the visitor's copy is current. */
+export function answerCacheable(ctx: Context, body: Buffer): void {
+  ctx.etag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+  ctx.body = body;
+  if (ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+  }
+}

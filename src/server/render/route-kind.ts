@@ -1,0 +1,65 @@
+import type { ServerRouteModule } from "../../shared/routing/module";
+import type { RequestContext } from "../../shared/routing/request";
+import type { MatchedRoutes } from "../../shared/routing/route-table";
+import type { AppRoutes } from "../routing/app-routes";
+
+export type RouteHandler = (context: RequestContext) => unknown;
+
+/** What answers a matched chain, by method. */
+export interface RouteKind {
+  /** A resource route: a server-only module without a component, answering with data or a Response. */
+  resource: boolean;
+  /**
+   * The code a method runs: undefined for a page read (its loaders only), the action or a
+   * resource route's handler, or null when the route does not take the method (405).
+   */
+  handlerFor(method: string): RouteHandler | undefined | null;
+  /** The methods it takes, for a 405's Allow. */
+  allow: string;
+}
+
+const READS = new Set(["GET", "HEAD"]);
+/** What a resource route's action takes unless it says otherwise (`actionMethods`). */
+const RESOURCE_ACTION_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
+
+const NO_PAGE: RouteKind = { resource: false, handlerFor: (method) => (READS.has(method) || method === "POST" ? undefined : null), allow: "GET, HEAD" };
+
+function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
+  const action = leaf?.action;
+  return {
+    resource: false,
+    handlerFor: (method) => (READS.has(method) ? undefined : method === "POST" && action ? action : null),
+    allow: action ? "GET, HEAD, POST" : "GET, HEAD",
+  };
+}
+
+function resourceKind(leaf: ServerRouteModule): RouteKind {
+  const { load, action } = leaf;
+  const actionMethods: readonly string[] = action ? (leaf.actionMethods ?? RESOURCE_ACTION_METHODS) : [];
+  return {
+    resource: true,
+    handlerFor: (method) => (READS.has(method) ? (load ?? null) : actionMethods.includes(method) && action ? action : null),
+    allow: [...(load ? ["GET", "HEAD"] : []), ...actionMethods].join(", "),
+  };
+}
+
+// Worked out once per route, not per request.
+const known = new WeakMap<AppRoutes, Map<string, RouteKind>>();
+
+/** The kind of the chain's deepest route; an unmatched path is the not-found page, which a POST sees too. */
+export function routeKind(routes: AppRoutes, matched: MatchedRoutes | null): RouteKind {
+  const leaf = matched?.matches[matched.matches.length - 1];
+  if (!leaf) return NO_PAGE;
+  let kinds = known.get(routes);
+  if (!kinds) {
+    kinds = new Map();
+    known.set(routes, kinds);
+  }
+  let kind = kinds.get(leaf.id);
+  if (!kind) {
+    const server = routes.serverHalf(leaf.id);
+    kind = routes.isResource(leaf.id) && server ? resourceKind(server) : pageKind(server);
+    kinds.set(leaf.id, kind);
+  }
+  return kind;
+}

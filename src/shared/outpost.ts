@@ -1,0 +1,46 @@
+/**
+ * The one face of the platform for product code (`import { … } from "#outpost"`): the route
+ * table's helpers, the components pages use, the signals and the types. Everything here runs in
+ * the browser too; server-only behaviour reaches routes through their context.
+ */
+export { defineApp, index, route } from "./routing/config";
+export { Link } from "./navigation/Link";
+export { Outlet } from "./navigation/Outlet";
+export { NavigationProgress } from "./navigation/NavigationProgress";
+export { Form, type FormState } from "./forms/Form";
+export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
+export {
+  FEEDBACK_LIMITS,
+  FEEDBACK_PATH,
+  FEEDBACK_SENT_PATH,
+  type FeedbackActionData,
+  type FeedbackErrors,
+  type FeedbackField,
+  type FeedbackValues,
+} from "./feedback/fields";
+export { actionData } from "./routing/action-result";
+export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
+export { requestValue } from "./routing/request";
+export { defineSettings } from "./routing/settings";
+export type {
+  ActionServices,
+  CookieOptions,
+  RequestContext,
+  RequestCookies,
+  RequestValueKey,
+  Session,
+} from "./routing/request";
+export type {
+  ActionContext,
+  ErrorBoundaryProps,
+  HeadTags,
+  LinkTag,
+  LoaderContext,
+  LoaderData,
+  MetaTag,
+  PageProps,
+  RouteError,
+  RouteHeaders,
+  RouteMiddleware,
+  UploadLimits,
+} from "./routing/module";

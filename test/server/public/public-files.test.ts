@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIST, ROOT } from "../../support/paths";
+import { send } from "../../support/raw-http";
+import { startTestApp, type TestApp } from "../../support/test-app";
+
+let app: TestApp;
+let port: number;
+let folder: string;
+let outside: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), "outpost-public-"));
+  outside = mkdtempSync(path.join(tmpdir(), "outpost-secret-"));
+  writeFileSync(path.join(folder, "robots.txt"), "User-agent: *\n");
+  mkdirSync(path.join(folder, ".well-known"));
+  writeFileSync(path.join(folder, ".well-known", "security.txt"), "Contact: mailto:security@example.org\n");
+  mkdirSync(path.join(folder, "docs"));
+  writeFileSync(path.join(folder, "docs", "guide.json"), '{"ok":true}');
+  writeFileSync(path.join(outside, "secret.txt"), "do not serve");
+  symlinkSync(path.join(outside, "secret.txt"), path.join(folder, "linked.txt"));
+  symlinkSync(outside, path.join(folder, "linked-dir"));
+  app = await startTestApp({}, { publicDir: folder });
+  port = Number(new URL(app.url).port);
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(folder, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+const get = (target: string, headers: Record<string, string> = {}) => send(port, target, { method: "GET", headers });
+
+describe("the app's public folder", () => {
+  it("serves its files at the site's root with their type, validators and a moderate Cache-Control", async () => {
+    const robots = await get("/robots.txt");
+    expect(robots.status).toBe(200);
+    expect(robots.headers["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(robots.text()).toBe("User-agent: *\n");
+    expect(robots.headers.etag).toMatch(/^W\/"/);
+    expect(robots.headers["last-modified"]).toBeTruthy();
+    expect(robots.headers["cache-control"]).toBe("max-age=86400");
+    expect((await get("/.well-known/security.txt")).text()).toContain("Contact:");
+    const json = await get("/docs/guide.json");
+    expect(json.headers["content-type"]).toBe("application/json; charset=utf-8");
+  });
+
+  it("answers If-None-Match and If-Modified-Since with 304 and no body", async () => {
+    const first = await get("/robots.txt");
+    const byEtag = await get("/robots.txt", { "If-None-Match": first.headers.etag as string });
+    expect(byEtag.status).toBe(304);
+    expect(byEtag.body.length).toBe(0);
+    const byDate = await get("/robots.txt", { "If-Modified-Since": first.headers["last-modified"] as string });
+    expect(byDate.status).toBe(304);
+  });
+
+  it.each([
+    ["a directory", "/docs"],
+    ["a directory with a slash", "/docs/"],
+    ["an encoded traversal", "/..%2fetc%2fpasswd"],
+    ["a traversal", "/docs/../../etc/passwd"],
+    ["an encoded NUL", "/robots.txt%00.html"],
+    ["a bad escape", "/robots%zz.txt"],
+    ["a symbolic link to a file outside", "/linked.txt"],
+    ["a file under a linked folder", "/linked-dir/secret.txt"],
+  ])("answers %s with the not-found page", async (_what, target) => {
+    const response = await get(target);
+    expect(response.status).toBe(404);
+    expect(response.text()).not.toContain("do not serve");
+  });
+
+  it("serves files to GET and HEAD only; other methods reach the pages", async () => {
+    const head = await send(port, "/robots.txt", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    const post = await send(port, "/robots.txt", { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.from("{}") });
+    expect(post.status).toBe(404);
+  });
+});
+
+describe("the shipped app's public files", () => {
+  it("are copied by the production build, robots.txt and favicon.ico included", () => {
+    for (const file of ["robots.txt", "favicon.ico"]) {
+      expect(readFileSync(path.join(DIST, "public", file))).toEqual(readFileSync(path.join(ROOT, "src/app/public", file)));
+    }
+  });
+
+  it("include the favicon the document links", async () => {
+    const served = await startTestApp();
+    try {
+      const html = await (await fetch(`${served.url}/`)).text();
+      expect(html).toContain('<link rel="icon" href="/favicon.ico"/>');
+      const icon = await fetch(`${served.url}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toBe("image/vnd.microsoft.icon");
+    } finally {
+      await served.close();
+    }
+  });
+});

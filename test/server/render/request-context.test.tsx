@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoadedRouteFile } from "../../../src/server/routing/app-routes";
+import { route } from "../../../src/shared/routing/config";
+import { Outlet } from "../../../src/shared/navigation/Outlet";
+import type { ErrorBoundaryProps, PageProps } from "../../../src/shared/routing/module";
+import type { RequestContext } from "../../../src/shared/routing/request";
+import { httpError, redirect } from "../../../src/shared/routing/signals";
+import { loadAppRoutes } from "../../support/app-routes";
+import { documentPayload } from "../../support/html";
+import { send } from "../../support/raw-http";
+import { startTestApp, type TestApp } from "../../support/test-app";
+
+const Show = ({ data }: PageProps<unknown>) => <pre id="shown">{JSON.stringify(data)}</pre>;
+const ShowError = ({ error }: ErrorBoundaryProps) => <p id="caught" data-status={error.status}>{JSON.stringify(error.data)}</p>;
+
+/** Every field of the context, read destructured: a method that lost its `this` would throw here. */
+function everything({ params, url, method, header, headers, body, clientIp, cookies, response }: RequestContext) {
+  response.setHeader("X-Loader", "ran");
+  response.appendHeader("X-Many", "one");
+  response.appendHeader("X-Many", "two");
+  return {
+    id: params.id,
+    path: url.pathname,
+    method,
+    custom: header("X-Custom"),
+    missing: header("x-nothing"),
+    fromHeaders: headers["x-custom"],
+    body: body ?? null,
+    ip: clientIp,
+    cookie: cookies.get("plain") ?? null,
+  };
+}
+
+const files: Record<string, LoadedRouteFile> = {
+  "t/layout.tsx": {
+    module: {
+      default: ({ data }: PageProps<string>) => (
+        <section data-layout={data}>
+          <Outlet />
+        </section>
+      ),
+      ErrorBoundary: ShowError,
+    },
+    server: { load: () => "layout data" },
+  },
+  "t/everything.tsx": {
+    module: { default: Show },
+    server: {
+      load: everything,
+      action: (context) => {
+        const { body, header } = context;
+        return { body, custom: header("x-custom"), all: everything(context) };
+      },
+    },
+  },
+  "t/forbidden.tsx": { module: { default: Show }, server: { load: () => httpError(403, { reason: "members only" }) } },
+  "t/created.tsx": {
+    module: { default: Show },
+    server: {
+      load: ({ response }) => {
+        response.status(201);
+        return "made";
+      },
+    },
+  },
+  "t/cookie-redirect.tsx": {
+    module: { default: Show },
+    server: {
+      action: () =>
+        redirect("/t/everything/1", {
+          status: 303,
+          headers: [
+            ["Set-Cookie", "a=1; Path=/"],
+            ["Set-Cookie", "b=2; Path=/"],
+            ["X-Extra", "yes"],
+          ],
+        }),
+    },
+  },
+  "t/cached.tsx": {
+    module: { default: Show },
+    server: { load: () => "the same for everybody", headers: { "Cache-Control": "public, max-age=60" } },
+  },
+  "t/cached-personal.tsx": {
+    module: { default: Show },
+    server: { load: ({ cookies }) => cookies.get("plain") ?? "nobody", headers: { "Cache-Control": "public, max-age=60" } },
+  },
+};
+
+const routes = await loadAppRoutes({
+  routes: [
+    route("t", "t/layout.tsx", [
+      route("everything/:id", "t/everything.tsx"),
+      route("forbidden", "t/forbidden.tsx"),
+      route("created", "t/created.tsx"),
+      route("cookie-redirect", "t/cookie-redirect.tsx"),
+      route("cached", "t/cached.tsx"),
+      route("cached-personal", "t/cached-personal.tsx"),
+    ]),
+  ],
+  files,
+});
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ SESSION_SECRET: "a-test-secret-that-is-long-enough-to-sign" }, { routes });
+});
+afterAll(() => app.close());
+
+const BUILD = () => app.deps.assets.manifest.buildId;
+const dataOf = async (path: string, init: RequestInit = {}) =>
+  fetch(`${app.url}/__data${path}`, { ...init, headers: { "X-Outpost-Build": BUILD(), ...(init.headers as Record<string, string>) } });
+const errorLines = () => app.logs.filter((line) => line.level >= 50);
+
+describe("the request context", () => {
+  it("gives a loader the request, every field working destructured, and lets it set response headers", async () => {
+    const response = await fetch(`${app.url}/t/everything/7?q=1`, { headers: { "X-Custom": "hello", Cookie: "plain=choc" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-loader")).toBe("ran");
+    expect(response.headers.get("x-many")).toBe("one, two");
+    const payload = documentPayload(await response.text());
+    expect(payload.state.data["t/everything"]).toEqual({
+      id: "7",
+      path: "/t/everything/7",
+      method: "GET",
+      custom: "hello",
+      missing: "",
+      fromHeaders: "hello",
+      body: null,
+      ip: "127.0.0.1",
+      cookie: "choc",
+    });
+  });
+
+  it("gives an action the same context: `({ body, header })` destructured works", async () => {
+    const response = await fetch(`${app.url}/t/everything/7`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Custom": "posted" },
+      body: "note=hi",
+    });
+    expect(response.status).toBe(200);
+    const payload = documentPayload(await response.text());
+    expect(payload.state.actionData).toMatchObject({ body: { note: "hi" }, custom: "posted", all: { method: "POST", body: { note: "hi" } } });
+    expect(errorLines()).toEqual([]);
+  });
+
+  it("lets a loader choose the page's status", async () => {
+    const response = await fetch(`${app.url}/t/created`);
+    expect(response.status).toBe(201);
+    const data = await (await dataOf("/t/created")).json();
+    expect(data).toMatchObject({ kind: "state", status: 201 });
+  });
+});
+
+describe("statuses and headers from routes", () => {
+  it("answers httpError(403, data) with the nearest error component, { status, data }, neither logged nor reported", async () => {
+    const before = app.logs.length;
+    const response = await fetch(`${app.url}/t/forbidden`);
+    expect(response.status).toBe(403);
+    const html = await response.text();
+    expect(html).toContain('data-layout="layout data"');
+    expect(html).toMatch(/<p id="caught" data-status="403">\{&quot;reason&quot;:&quot;members only&quot;\}<\/p>/);
+    expect(app.logs.slice(before).filter((line) => line.level >= 40)).toEqual([]);
+    const data = await (await dataOf("/t/forbidden")).json();
+    expect(data).toMatchObject({ kind: "state", status: 403, state: { error: { error: { status: 403, data: { reason: "members only" } } } } });
+  });
+
+  it("carries a redirect's headers, several Set-Cookie included, on the page and on the data request", async () => {
+    const post = { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "x=1", redirect: "manual" } as const;
+    const page = await fetch(`${app.url}/t/cookie-redirect`, post);
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toBe("/t/everything/1");
+    expect(page.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+    expect(page.headers.get("x-extra")).toBe("yes");
+    const data = await dataOf("/t/cookie-redirect", post);
+    expect(await data.json()).toMatchObject({ kind: "redirect", status: 303, location: "/t/everything/1" });
+    expect(data.headers.getSetCookie()).toEqual(["a=1; Path=/", "b=2; Path=/"]);
+  });
+
+  it("gives a page with a public cache policy an ETag, and answers If-None-Match with 304 and no body", async () => {
+    const first = await fetch(`${app.url}/t/cached`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("public, max-age=60");
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const body = await first.text();
+    const again = await fetch(`${app.url}/t/cached`);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(await again.text()).toBe(body);
+    // Raw HTTP: fetch adds Cache-Control: no-cache to a conditional request, as a reload does.
+    const revalidated = await send(Number(new URL(app.url).port), "/t/cached", { method: "GET", headers: { "If-None-Match": etag as string } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+  });
+
+  it("keeps a page that read a cookie out of shared caches, whatever its route says", async () => {
+    const response = await fetch(`${app.url}/t/cached-personal`, { headers: { Cookie: "plain=x" } });
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    expect(response.headers.get("vary")).toContain("Cookie");
+    expect(response.headers.get("etag")).toBeNull();
+    await response.body?.cancel();
+  });
+});
