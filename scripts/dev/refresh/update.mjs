@@ -68,12 +68,24 @@ export function hasClientPart(update) {
   return !update.reload && (update.modules.length > 0 || update.styles.length > 0);
 }
 
-/** The output that holds an input file: a stylesheet for CSS, otherwise a script. */
+/**
+ * The output that holds an input file: a stylesheet for CSS, otherwise a script. A stylesheet
+ * the entry's CSS holds is served by that one, which the page links (a route chunk's own
+ * stylesheet repeats it, and the root layout is a route chunk in development).
+ */
 function outputOf(file, metafile) {
   const css = file.endsWith(".css");
-  return Object.keys(metafile.outputs).find(
+  const holders = Object.keys(metafile.outputs).filter(
     (output) => output.endsWith(".css") === css && !output.endsWith(".map") && file in metafile.outputs[output].inputs,
   );
+  if (!css) return holders[0];
+  const lazy = dynamicImportTargets(metafile);
+  const entryStyles = new Set(
+    Object.entries(metafile.outputs)
+      .filter(([output, meta]) => meta.entryPoint && meta.cssBundle && !lazy.has(output))
+      .map(([, meta]) => meta.cssBundle),
+  );
+  return holders.find((output) => entryStyles.has(output)) ?? holders[0];
 }
 
 /** The outputs other code imports lazily: route chunks (and the like). */

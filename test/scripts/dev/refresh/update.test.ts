@@ -23,6 +23,8 @@ function clientBuild(hash: string) {
       ].map((input) => [input, {}]),
     ),
     outputs: {
+      // A route chunk's own stylesheet repeating the entry's (the root layout's does in development), listed first.
+      [`${out}/chunks/FeedbackPage-${hash}.css`]: output(["src/app/styles.css"]),
       [`${out}/entry-${hash}.js`]: output(["src/client/entry.tsx", "src/app/routes.ts", "src/app/styles.css"], {
         entryPoint: "src/client/entry.tsx",
         cssBundle: `${out}/entry-${hash}.css`,
@@ -38,6 +40,7 @@ function clientBuild(hash: string) {
       }),
       [`${out}/chunks/FeedbackPage-${hash}.js`]: output(["src/app/feedback/FeedbackPage.tsx"], {
         entryPoint: "src/app/feedback/FeedbackPage.tsx",
+        cssBundle: `${out}/chunks/FeedbackPage-${hash}.css`,
       }),
     },
   };
