@@ -73,7 +73,15 @@ function editor({ file, text }) {
 
 async function timeEdits(browser, origin, page, edits) {
   const tab = await browser.browser.newPage();
-  await tab.goto(`${origin}${page.url}`);
+  // The last page's edits may still be restarting the server (refused connections meanwhile).
+  for (const deadline = performance.now() + 20_000; ; await sleep(250)) {
+    try {
+      await tab.goto(`${origin}${page.url}`);
+      break;
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+    }
+  }
   await tab.waitForSelector("html[data-hydrated=true]");
   await tab.evaluate(() => Object.assign(window, { benchPage: true }));
   const samples = [];
