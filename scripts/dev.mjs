@@ -4,7 +4,8 @@
 // (scripts/dev/server.mjs). Open pages apply each rebuild through the server's event stream
 // (src/server/dev/update-stream.ts): component, route module and CSS changes in place with
 // React Fast Refresh before the restart, loader data re-fetched after it, anything else by a
-// reload whose reason the log gives (scripts/dev/refresh/). A broken build keeps the old server and shows its errors on the page.
+// reload whose reason the log gives (scripts/dev/refresh/). A broken build keeps the old
+// server and shows its errors on the page.
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import * as esbuild from "esbuild";
