@@ -32,7 +32,7 @@ describe.skipIf(!hasChromium)("npm run dev: Fast Refresh of route modules with h
     }
     await home.click("#counter");
     await home.click("#counter");
-  });
+  }, 120_000); // a dev session's start takes long on a busy machine
 
   afterAll(async () => {
     await browser?.close();

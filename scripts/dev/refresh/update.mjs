@@ -40,7 +40,7 @@ export function describeUpdate({ version, files, before, after, isBoundary, othe
       if (previous && output) update.styles.push({ from: toUrl(previous), to: toUrl(output) });
       else reload(`${file} ${output ? "is a new stylesheet" : "is no longer imported"}`);
     } else if (!output || !lazyChunks.has(output)) {
-      reload(file === routeTable ? `${file}: the route table changed` : `${file} is part of the entry chunk, which a page loads once`);
+      reload(file === routeTable ? `${file}: the route table changed` : `${file} is part of a chunk a page loads once (the entry, or one several chunks share)`);
     } else {
       const entryPoint = after.client.outputs[output].entryPoint ?? output;
       const route = routeIdOf(entryPoint);

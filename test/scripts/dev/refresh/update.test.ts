@@ -98,7 +98,7 @@ describe("describeUpdate (what a rebuild means for open pages)", () => {
 
   it("reloads for a module with other exports, or one in the entry chunk, and says why", () => {
     expect(update(["src/app/home/format.ts"]).reasons).toEqual([expect.stringContaining("src/app/home/format.ts exports `formatDate`")]);
-    expect(update(["src/client/entry.tsx"]).reasons).toEqual(["src/client/entry.tsx is part of the entry chunk, which a page loads once"]);
+    expect(update(["src/client/entry.tsx"]).reasons).toEqual(["src/client/entry.tsx is part of a chunk a page loads once (the entry, or one several chunks share)"]);
     expect(update(["src/app/routes.ts"]).reasons).toEqual(["src/app/routes.ts: the route table changed"]);
     expect(hasClientPart(update(["src/app/home/HomePage.tsx", "src/app/home/format.ts"]))).toBe(false);
   });
