@@ -2,9 +2,10 @@
 // `npm run dev`: builds client and server into .dev-build/, and on every saved change rebuilds
 // the halves that file is part of and restarts the server once, from a warm standby
 // (scripts/dev/server.mjs). Open pages apply each rebuild through the server's event stream
-// (src/server/dev/update-stream.ts): component and CSS changes in place with React Fast Refresh
-// before the restart, loader data re-fetched after it, anything else by a reload
-// (scripts/dev/refresh/). A broken build keeps the old server and shows its errors on the page.
+// (src/server/dev/update-stream.ts): component, route module and CSS changes in place with
+// React Fast Refresh before the restart, loader data re-fetched after it, anything else by a
+// reload whose reason the log gives (scripts/dev/refresh/). A broken build keeps the old
+// server and shows its errors on the page.
 import { mkdir, rm, symlink } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -22,7 +23,18 @@ import { watchFolders } from "./dev/watch.mjs";
 
 const outDir = path.join(ROOT, ".dev-build");
 const port = process.env.PORT ?? "3000";
-const env = { NODE_ENV: "development", ENABLE_DIAGNOSTIC_ROUTES: "true", ...process.env, PORT: port };
+// Loopback unless HOST says otherwise: a dev server shows stack traces and diagnostic pages,
+// which the local network should not see (production's default, 0.0.0.0, suits a container).
+const env = {
+  NODE_ENV: "development",
+  ENABLE_DIAGNOSTIC_ROUTES: "true",
+  ...process.env,
+  HOST: process.env.HOST || "127.0.0.1",
+  METRICS_HOST: process.env.METRICS_HOST || "127.0.0.1",
+  PORT: port,
+};
+// Where a browser on this machine reaches the server (any interface includes loopback).
+const displayHost = ["0.0.0.0", "::"].includes(env.HOST) ? "localhost" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
 const SOURCE = /\.(m?[jt]sx?|css|json)$/;
 
 await rm(outDir, { recursive: true, force: true }); // a previous session's outputs
@@ -32,7 +44,11 @@ if (existsSync(publicDir)) {
   await mkdir(outDir, { recursive: true });
   await symlink(publicDir, path.join(outDir, "public"));
 }
-const clientBase = devClientOptions(outDir, env);
+const routeIds = new Map(); // a route module's file → its id in the route table, as last built
+const clientBase = devClientOptions(outDir, env, (modules) => {
+  routeIds.clear();
+  for (const module of modules) routeIds.set(module.relative, module.id);
+});
 // React's vendor build (~250 ms) runs while the server half builds and its standby starts.
 const vendorBuilt = buildVendor({ root: ROOT, base: clientBase });
 let vendor;
@@ -58,7 +74,13 @@ for (const half of Object.values(halves)) {
 }
 
 const server = devServer({ root: ROOT, serverDir: path.join(outDir, "server"), env, port });
-const hot = hotUpdates({ outDir, isBoundary: refresh.isBoundary, server });
+const modules = {
+  isBoundary: refresh.isBoundary,
+  otherExports: refresh.otherExports,
+  routeIdOf: (file) => routeIds.get(file),
+  routeTable: `${APP_DIR}/routes.ts`,
+};
+const hot = hotUpdates({ outDir, modules, server });
 const watcher = watchFolders(ROOT, onChange);
 
 /**
@@ -117,7 +139,7 @@ async function restart(since, files = []) {
   const readyIn = Math.round(performance.now() - since);
   if (!ready) return console.error("[dev] the server did not start (see above); save a file to try again");
   const cause = files.length === 0 ? "" : ` (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`;
-  console.log(`[dev] rebuilt in ${rebuiltIn} ms, ready in ${readyIn} ms${cause}: http://localhost:${port}/`);
+  console.log(`[dev] rebuilt in ${rebuiltIn} ms, ready in ${readyIn} ms${cause}: http://${displayHost}:${port}/`);
   await prune();
 }
 

@@ -1,5 +1,6 @@
 // The dev loop as a developer sees it: `npm run dev` start-up, and from saving a one-line
-// component change to the changed DOM in an open Chromium page (React Fast Refresh).
+// component change to the changed DOM in an open Chromium page (React Fast Refresh), on the
+// home page (a route module with a component only) and on one that also exports `head`.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -7,16 +8,31 @@ import { launchChromium } from "./lib/chromium.mjs";
 import { freePort, ROOT, sleep } from "./lib/proc.mjs";
 
 export const PAGE = path.join(ROOT, "src/app/home/HomePage.tsx");
-const TITLE = "Welcome to Outpost";
-const EDITED = /Welcome to Outpost \(bench \d+\)/;
 
-/** `edits` title changes and as many changes back: start-up and write-to-DOM times in ms. */
+/**
+ * The pages edited: `text` is replaced wherever it occurs in `file` (in a page that exports
+ * `head`, its heading and its title both), and the sample ends once `selector` shows the new
+ * text (and, with `title`, the document's title too).
+ */
+export const REFRESHED_PAGES = [
+  { name: "home page (component only)", file: PAGE, url: "/", selector: "#home-title", text: "Welcome to Outpost", title: false },
+  {
+    name: "page exporting head (text and title)",
+    file: path.join(ROOT, "src/app/diagnostics/ClientErrorPage.tsx"),
+    url: "/diagnostics/client-error",
+    selector: "#client-error-title",
+    text: "Client error diagnostic",
+    title: true,
+  },
+];
+
+/** `edits` text changes and as many changes back per page: start-up, and write-to-DOM times in ms per page. */
 export async function devRefresh({ edits }) {
-  if (!readFileSync(PAGE, "utf8").includes(TITLE)) throw new Error(`${PAGE} does not render "${TITLE}"`);
-  const setTitle = (text) => writeFileSync(PAGE, readFileSync(PAGE, "utf8").replace(EDITED, TITLE).replace(TITLE, text));
-  // Only our text is put back, so an edit someone else makes meanwhile survives.
-  const restore = () => setTitle(TITLE);
-  process.on("exit", restore);
+  const pages = REFRESHED_PAGES.map((page) => ({ ...page, ...editor(page) }));
+  const restoreAll = () => {
+    for (const page of pages) page.restore();
+  };
+  process.on("exit", restoreAll);
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/dev.mjs")], {
@@ -29,53 +45,76 @@ export async function devRefresh({ edits }) {
     output += chunk;
   });
   let browser;
-  const samples = [];
-  let reloads = 0;
   try {
     for (const deadline = started + 30_000; !output.includes("[dev] rebuilt in"); await sleep(5)) {
       if (performance.now() > deadline) throw new Error(`dev never started:\n${output}`);
     }
     const startMs = performance.now() - started;
     browser = await launchChromium();
-    const tab = await browser.browser.newPage();
-    await tab.goto(`http://127.0.0.1:${port}/`);
-    await tab.waitForSelector("html[data-hydrated=true]");
-    await tab.evaluate(() => Object.assign(window, { benchPage: true }));
-    for (let i = 0; i < edits * 2; i++) {
-      // As between a developer's saves: the server's standby has finished preloading.
-      await sleep(1500);
-      const text = i % 2 === 0 ? `${TITLE} (bench ${i})` : TITLE;
-      await tab.evaluate(stampChange, text);
-      // Both clocks are wall-clock milliseconds on this machine.
-      const written = performance.timeOrigin + performance.now();
-      setTitle(text);
-      const changedAt = await tab.evaluate(() => window.benchChanged);
-      samples.push(changedAt - written);
-      if (!(await tab.evaluate(() => window.benchPage === true))) {
-        reloads++;
-        await tab.evaluate(() => Object.assign(window, { benchPage: true }));
-      }
-    }
-    return { startMs, samples, reloads };
+    const results = [];
+    for (const page of pages) results.push({ name: page.name, ...(await timeEdits(browser, `http://127.0.0.1:${port}`, page, edits)) });
+    return { startMs, pages: results };
   } finally {
     await browser?.close();
-    restore();
-    process.off("exit", restore);
+    restoreAll();
+    process.off("exit", restoreAll);
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
   }
 }
 
-/** In the page: `window.benchChanged` resolves to the moment #home-title shows `text`. */
-function stampChange(text) {
-  const title = document.querySelector("#home-title");
+/** Sets and puts back a page's text; only our text is put back, so an edit someone else makes meanwhile survives. */
+function editor({ file, text }) {
+  if (!readFileSync(file, "utf8").includes(text)) throw new Error(`${file} does not render "${text}"`);
+  const edited = new RegExp(`${text} \\(bench \\d+\\)`, "g");
+  const setText = (next) => writeFileSync(file, readFileSync(file, "utf8").replace(edited, text).replaceAll(text, next));
+  return { setText, restore: () => setText(text) };
+}
+
+async function timeEdits(browser, origin, page, edits) {
+  const tab = await browser.browser.newPage();
+  // The last page's edits may still be restarting the server (refused connections meanwhile).
+  for (const deadline = performance.now() + 20_000; ; await sleep(250)) {
+    try {
+      await tab.goto(`${origin}${page.url}`);
+      break;
+    } catch (error) {
+      if (performance.now() > deadline) throw error;
+    }
+  }
+  await tab.waitForSelector("html[data-hydrated=true]");
+  await tab.evaluate(() => Object.assign(window, { benchPage: true }));
+  const samples = [];
+  let reloads = 0;
+  for (let i = 0; i < edits * 2; i++) {
+    // As between a developer's saves: the server's standby has finished preloading.
+    await sleep(1500);
+    const text = i % 2 === 0 ? `${page.text} (bench ${i})` : page.text;
+    await tab.evaluate(stampChange, { selector: page.selector, text, title: page.title });
+    // Both clocks are wall-clock milliseconds on this machine.
+    const written = performance.timeOrigin + performance.now();
+    page.setText(text);
+    const changedAt = await tab.evaluate(() => window.benchChanged);
+    samples.push(changedAt - written);
+    if (!(await tab.evaluate(() => window.benchPage === true))) {
+      reloads++;
+      await tab.evaluate(() => Object.assign(window, { benchPage: true }));
+    }
+  }
+  await tab.close();
+  return { samples, reloads };
+}
+
+/** In the page: `window.benchChanged` resolves to the moment `selector` (and the title, if asked) shows `text`. */
+function stampChange({ selector, text, title }) {
+  const changed = () => document.querySelector(selector)?.textContent === text && (!title || document.title === text);
   window.benchChanged = new Promise((resolve, reject) => {
     const observer = new MutationObserver(() => {
-      if (title.textContent !== text) return;
+      if (!changed()) return;
       observer.disconnect();
       resolve(performance.timeOrigin + performance.now());
     });
-    observer.observe(title, { childList: true, characterData: true, subtree: true });
-    setTimeout(() => reject(new Error(`#home-title did not show "${text}" within 10 s`)), 10_000);
+    observer.observe(document.documentElement, { childList: true, characterData: true, subtree: true });
+    setTimeout(() => reject(new Error(`${selector} did not show "${text}" within 10 s`)), 10_000);
   });
 }

@@ -24,17 +24,19 @@ export async function startup({ spawns, edits }) {
   verdicts.push(target("Dev rebuild + restart after a one-line change < 300 ms", wall < 300, `${Math.round(wall)} ms, file written to server ready`));
 
   const refresh = await devRefresh({ edits });
-  const dom = median(refresh.samples);
   rows.push(["dev: start-up to first ready line", `${Math.round(refresh.startMs)} ms`, String(Math.round(refresh.startMs))]);
-  rows.push(["dev: file written to changed DOM (Fast Refresh)", `${Math.round(dom)} ms`, refresh.samples.map(Math.round).join(" / ")]);
   verdicts.push(target("Dev start-up < 2 s", refresh.startMs < 2000, `${Math.round(refresh.startMs)} ms, spawn to first ready line`));
-  verdicts.push(
-    target(
-      "Dev one-line component change, file written to changed DOM <= 150 ms",
-      dom <= 150 && refresh.reloads === 0,
-      `${Math.round(dom)} ms in Chromium, ${refresh.reloads} reloads`,
-    ),
-  );
+  for (const page of refresh.pages) {
+    const dom = median(page.samples);
+    rows.push([`dev: file written to changed DOM (Fast Refresh), ${page.name}`, `${Math.round(dom)} ms`, page.samples.map(Math.round).join(" / ")]);
+    verdicts.push(
+      target(
+        `Dev one-line change, ${page.name}, file written to changed DOM <= 150 ms`,
+        dom <= 150 && page.reloads === 0,
+        `${Math.round(dom)} ms in Chromium, ${page.reloads} reloads`,
+      ),
+    );
+  }
   return {
     title: "5. Start-up and development",
     header: ["what", "median", "runs (ms)"],
@@ -43,7 +45,7 @@ export async function startup({ spawns, edits }) {
     notes: [
       ...notes,
       `Dev: \`scripts/dev.mjs\` with LOG_LEVEL=warn; ${edits} times a comment line is appended to src/app/home/HomePage.tsx and then removed again (each write is a one-line change, so ${edits * 2} samples). "rebuilt"/"ready" are dev.mjs's own figures, counted from its watcher's first event for the change; the wall clock, from the write to the ready line (after a /readyz 200 from the new server), is what the target is judged on. Only ready lines naming HomePage.tsx count, as others editing this checkout cause their own.`,
-      `Fast Refresh: a fresh \`scripts/dev.mjs\` (start-up timed from spawn to its first ready line) and a Chromium page on /; ${edits * 2} times, 1.5 s apart, the text of #home-title in src/app/home/HomePage.tsx is changed (and back), timed from just before the write to the moment a MutationObserver in the page sees the new text (both wall-clock times on this machine). A sample where the page reloaded instead counts as a miss.`,
+      `Fast Refresh: a fresh \`scripts/dev.mjs\` (start-up timed from spawn to its first ready line) and a Chromium page on / and then one on /diagnostics/client-error; ${edits * 2} times each, 1.5 s apart, the text of #home-title in src/app/home/HomePage.tsx (a component only), then the heading and the \`head\` title of src/app/diagnostics/ClientErrorPage.tsx (one string in both), is changed (and back), timed from just before the write to the moment a MutationObserver in the page sees the new text (and title) (both wall-clock times on this machine). A sample where the page reloaded instead counts as a miss.`,
     ],
   };
 }

@@ -75,24 +75,31 @@ function serverRoutesModule(root, routesFile, modules) {
   return lines.join("\n");
 }
 
-function clientRoutesModule(root, routesFile, modules) {
-  // The root layout renders on every page: part of the entry rather than a chunk of its own.
+function clientRoutesModule(root, routesFile, modules, lazyRoot) {
+  // The root layout renders on every page: part of the entry rather than a chunk of its own,
+  // except in development, where a chunk of its own can be imported again (Fast Refresh).
   // Resource routes have no importer at all: the browser loads them as documents.
-  const [layout, ...pages] = modules;
+  const [layout, ...pages] = lazyRoot ? [null, ...modules] : modules;
+  const lazy = (module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`;
   const entries = [
-    `${JSON.stringify(layout.id)}: () => Promise.resolve(rootLayout)`,
-    ...pages.filter((module) => !module.resource).map((module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`),
+    ...(layout ? [`${JSON.stringify(layout.id)}: () => Promise.resolve(rootLayout)`] : []),
+    ...pages.filter((module) => !module.resource).map(lazy),
   ];
   return [
-    `import * as rootLayout from ${JSON.stringify(layout.absolute)};`,
+    ...(layout ? [`import * as rootLayout from ${JSON.stringify(layout.absolute)};`] : []),
     `import config from ${JSON.stringify(routesFile)};`,
     `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
     `export default createClientRoutes(config, { ${entries.join(", ")} });`,
   ].join("\n");
 }
 
-/** @param {{ root: string, appDir: string, target: "server" | "client" }} options */
-export function appRoutesPlugin({ root, appDir, target }) {
+/**
+ * @param {{ root: string, appDir: string, target: "server" | "client", lazyRoot?: boolean,
+ *   onModules?: (modules: { id: string, relative: string }[]) => void }} options
+ *   `lazyRoot`: the root layout as a chunk of its own (development); `onModules`: told the route
+ *   modules each time the table is read
+ */
+export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModules }) {
   const serverDir = path.join(root, "src", "server") + path.sep;
   return {
     name: "outpost-app-routes",
@@ -106,7 +113,9 @@ export function appRoutesPlugin({ root, appDir, target }) {
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async () => {
         const { file, config } = await loadAppConfig(root, appDir);
         const modules = routeModules(root, appDir, config);
-        const contents = target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules);
+        onModules?.(modules);
+        const contents =
+          target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules, lazyRoot);
         return { contents, loader: "js", resolveDir: root, watchFiles: [file] };
       });
       if (target !== "client") return;

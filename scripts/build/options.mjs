@@ -12,8 +12,11 @@ export const CLIENT_APP = "src/client/start.tsx";
 export const APP_DIR = process.env.OUTPOST_APP_DIR ?? "src/app";
 export const ASSET_PREFIX = "/assets/";
 
-/** @param {{ outDir: string, production: boolean }} mode */
-export function clientOptions({ outDir, production }) {
+/**
+ * @param {{ outDir: string, production: boolean, onRouteModules?: (modules: { id: string, relative: string }[]) => void }} mode
+ *   `onRouteModules`: told the app's route modules at each build (the dev script's Fast Refresh)
+ */
+export function clientOptions({ outDir, production, onRouteModules }) {
   return {
     absWorkingDir: ROOT,
     entryPoints: { entry: CLIENT_ENTRY },
@@ -37,7 +40,7 @@ export function clientOptions({ outDir, production }) {
     // and were every chunk to import the app's, a change to the app's code would then load a
     // second copy of it.
     plugins: [
-      appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client" }),
+      appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client", lazyRoot: !production, onModules: onRouteModules }),
       ...(production ? [appChunkPlugin({ root: ROOT, app: CLIENT_APP })] : []),
     ],
     define: {

@@ -2,11 +2,14 @@
 // what only development needs, and what the dev script reads back from the metafiles.
 import { clientOptions, serverOptions } from "../build/options.mjs";
 
-/** @param {string} outDir @param {NodeJS.ProcessEnv} env */
-export function devClientOptions(outDir, env) {
+/**
+ * @param {string} outDir @param {NodeJS.ProcessEnv} env
+ * @param {(modules: { id: string, relative: string }[]) => void} onRouteModules told the route modules at each build
+ */
+export function devClientOptions(outDir, env, onRouteModules) {
   // Names stay content-hashed as in production (no fixed entry.js): assets are served as
   // immutable, and a reloaded page would keep running the cached old bundle.
-  const base = clientOptions({ outDir, production: false });
+  const base = clientOptions({ outDir, production: false, onRouteModules });
   // The browser loads Sentry only with a DSN (src/client/start.tsx), and chaining its packages'
   // own source maps costs ~200 ms per client rebuild. The dev server gets this same
   // environment, so without a DSN that chunk is never fetched.

@@ -49,6 +49,6 @@ export async function start(): Promise<void> {
   );
 
   if (process.env.NODE_ENV === "development") {
-    void import("./dev/hot-client").then((module) => module.startHotUpdates());
+    void import("./dev/hot-client").then((module) => module.startHotUpdates(clientRoutes));
   }
 }

@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
@@ -68,6 +70,24 @@ describe("npm run dev", () => {
     writeFileSync(file, before.replace("the edited Outpost", "the mended Outpost"));
     await until(() => ready.length === 3);
     expect(await html()).toContain("Welcome to the mended Outpost");
+  });
+
+  // This machine's own address on a non-loopback interface: what the local network would connect to.
+  const ownAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && !address.internal && address.family === "IPv4")?.address;
+  it.skipIf(!ownAddress)(`is not reachable on this machine's non-loopback address ${ownAddress ?? "(skipped: this machine has none)"} unless HOST says so`, async () => {
+    const port = Number(new URL(session.origin).port);
+    expect((await fetch(`${session.origin}/`)).status).toBe(200); // loopback is served
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connect({ host: ownAddress, port });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve("connected");
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    });
+    expect(outcome).toBe("ECONNREFUSED");
   });
 
   it("stops every process it started on Ctrl-C", async () => {

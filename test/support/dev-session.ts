@@ -15,6 +15,8 @@ export interface DevSession {
   origin: string;
   /** The "[dev] rebuilt in …" lines printed so far. */
   ready: string[];
+  /** Every "[dev] …" line printed so far. */
+  log: string[];
   stderr(): string;
   /** Rewrites a file of the copy (path relative to it). */
   edit(file: string, change: (source: string) => string): void;
@@ -32,13 +34,17 @@ export async function startDevSession(): Promise<DevSession> {
   const dev = spawn(process.execPath, ["scripts/dev.mjs"], {
     cwd: dir,
     detached: true,
-    env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn" },
+    // No HOST: the dev script's own default (loopback) is what the tests' origin reaches.
+    env: { PATH: process.env.PATH, PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const ready: string[] = [];
+  const log: string[] = [];
   let stderr = "";
   dev.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    ready.push(...chunk.split("\n").filter((line) => line.startsWith("[dev] rebuilt in")));
+    const lines = chunk.split("\n").filter((line) => line.startsWith("[dev] "));
+    log.push(...lines);
+    ready.push(...lines.filter((line) => line.startsWith("[dev] rebuilt in")));
   });
   dev.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
     stderr += chunk;
@@ -48,6 +54,7 @@ export async function startDevSession(): Promise<DevSession> {
     dev,
     origin: `http://127.0.0.1:${port}`,
     ready,
+    log,
     stderr: () => stderr,
     edit(file, change) {
       const absolute = path.join(dir, file);

@@ -8,10 +8,11 @@ import { describeUpdate, hasClientPart } from "./update.mjs";
 const KEPT = 20;
 
 /**
- * @param {{ outDir: string, isBoundary: (file: string) => boolean,
- *   server: { tell(message: object): Promise<void> } }} options
+ * @param {{ outDir: string, server: { tell(message: object): Promise<void> },
+ *   modules: Pick<Parameters<typeof describeUpdate>[0], "isBoundary" | "otherExports" | "routeIdOf" | "routeTable"> }} options
+ *   `modules`: what describeUpdate needs to know of the app's modules
  */
-export function hotUpdates({ outDir, isBoundary, server }) {
+export function hotUpdates({ outDir, modules, server }) {
   let version = 0;
   let updates = [];
   let served = null; // the metafiles of the build the running server serves, or pages have
@@ -24,7 +25,8 @@ export function hotUpdates({ outDir, isBoundary, server }) {
     served = after;
     if (!before) return null; // the first build
     version += 1;
-    const update = describeUpdate({ version, files, before, after, isBoundary, toUrl: (output) => assetUrl(outDir, output) });
+    const update = describeUpdate({ version, files, before, after, ...modules, toUrl: (output) => assetUrl(outDir, output) });
+    if (update.reload) console.log(`[dev] open pages reload: ${update.reasons.join("; ")}`);
     updates = [...updates, update].slice(-KEPT);
     return update;
   };

@@ -15,12 +15,12 @@ await init();
 /**
  * The esbuild plugin, and what it learnt of each project module it compiled: whether it is a
  * refresh boundary (every export is a component it registered), which a changed module must be
- * to be swapped in place.
+ * to be swapped in place, and else which of its exports are not components.
  * @param {{ root: string, runtime: string }} options `runtime`: the absolute path of
  *   src/client/dev/refresh-runtime.ts, which the vendor plugin maps to its built URL
  */
 export function refreshTransform({ root, runtime }) {
-  /** @type {Map<string, { source: string, result: import("esbuild").OnLoadResult, boundary: boolean }>} */
+  /** @type {Map<string, { source: string, result: import("esbuild").OnLoadResult, boundary: boolean, otherExports: string[] }>} */
   const modules = new Map();
   const plugin = {
     name: "dev-react-refresh",
@@ -45,6 +45,8 @@ export function refreshTransform({ root, runtime }) {
     plugin,
     /** @param {string} id a project-relative path */
     isBoundary: (id) => modules.get(id)?.boundary ?? false,
+    /** @param {string} id @returns {string[] | null} its exports other than components; null if not compiled here */
+    otherExports: (id) => modules.get(id)?.otherExports ?? null,
   };
 }
 
@@ -60,14 +62,15 @@ export function compileWithRefresh({ id, file, source, runtime }) {
   if (out.errors.length > 0) return null;
   const registered = new Set([...out.code.matchAll(/\$RefreshReg\$\(\w+, "([^"]+)"\)/g)].map((match) => match[1]));
   const [, exported] = parse(out.code);
-  const boundary = exported.length > 0 && exported.every((item) => !item.typeOnly && registered.has(item.localName));
-  if (!/\$Refresh(Reg|Sig)\$/.test(out.code)) return { result: withMap(out.code, out.map), boundary };
+  const otherExports = exported.filter((item) => !item.typeOnly && !registered.has(item.localName)).map((item) => item.name);
+  const boundary = exported.length > 0 && otherExports.length === 0 && exported.every((item) => !item.typeOnly);
+  if (!/\$Refresh(Reg|Sig)\$/.test(out.code)) return { result: withMap(out.code, out.map), boundary, otherExports };
   // One line ahead of oxc's output, so its source map moves down one line (";").
   const prelude =
     `import * as __refresh from ${JSON.stringify(runtime)}; ` +
     `const $RefreshReg$ = __refresh.registerIn(${JSON.stringify(id)}), $RefreshSig$ = __refresh.createSignature;\n`;
   const map = out.map && { ...out.map, mappings: `;${out.map.mappings}` };
-  return { result: withMap(prelude + out.code, map), boundary };
+  return { result: withMap(prelude + out.code, map), boundary, otherExports };
 }
 
 /** esbuild chains an inline input source map, so stack traces and the debugger show the .tsx. */

@@ -1,18 +1,28 @@
 import type { HotUpdate } from "../../shared/dev/hot-protocol";
+import type { RouteModule } from "../../shared/routing/module";
+import type { ClientRoutes } from "../navigation/client-routes";
 import { revalidate } from "../navigation/revalidate";
 import { performReactRefresh } from "./refresh-runtime";
 
+type ClientPart = Pick<HotUpdate, "modules" | "styles" | "reload" | "reasons">;
+
 /**
- * Applies a client part in place: route chunks are imported again, which registers their
- * components anew, and Fast Refresh re-renders them keeping their state; stylesheets are
- * pointed at their new files. Rejects with what a chunk threw.
+ * Applies a client part in place: chunks are imported again, which registers their components
+ * anew, and Fast Refresh re-renders them keeping their state; a route module's new exports
+ * (head, error component) replace the old in the route table, which re-renders the page with
+ * them; stylesheets are pointed at their new files. Rejects with what a chunk threw.
  */
-export async function applyClientPart({ modules, styles, reload }: Pick<HotUpdate, "modules" | "styles" | "reload">) {
-  if (reload) return window.location.reload();
+export async function applyClientPart({ modules, styles, reload, reasons }: ClientPart, routes: ClientRoutes) {
+  if (reload) {
+    console.info(`[dev] reloading: ${reasons.join("; ")}`);
+    return window.location.reload();
+  }
   await Promise.all([
     ...styles.map(({ from, to }) => swapStylesheet(from, to)),
-    Promise.all(modules.map(({ url }) => importChunk(url))).then(() => {
-      if (modules.length > 0) performReactRefresh();
+    Promise.all(modules.map(async ({ url, route }) => ({ route, module: await importChunk(url) }))).then((imported) => {
+      if (imported.length === 0) return;
+      performReactRefresh();
+      for (const { route, module } of imported) if (route) routes.replace(route, module as RouteModule);
     }),
   ]);
 }

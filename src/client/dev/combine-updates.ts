@@ -1,11 +1,11 @@
 import type { HotUpdate } from "../../shared/dev/hot-protocol";
 
 /** What the client parts of several updates come to: the latest chunk per route, chained stylesheets. */
-export function combineClientParts(updates: HotUpdate[]): Pick<HotUpdate, "modules" | "styles" | "reload"> {
-  const modules = new Map<string, string>();
+export function combineClientParts(updates: HotUpdate[]): Pick<HotUpdate, "modules" | "styles" | "reload" | "reasons"> {
+  const modules = new Map<string, HotUpdate["modules"][number]>();
   const styles: HotUpdate["styles"] = [];
   for (const update of updates) {
-    for (const { id, url } of update.modules) modules.set(id, url);
+    for (const module of update.modules) modules.set(module.id, module);
     for (const { from, to } of update.styles) {
       const earlier = styles.find((style) => style.to === from);
       if (earlier) earlier.to = to;
@@ -13,8 +13,9 @@ export function combineClientParts(updates: HotUpdate[]): Pick<HotUpdate, "modul
     }
   }
   return {
-    modules: [...modules].map(([id, url]) => ({ id, url })),
+    modules: [...modules.values()],
     styles,
     reload: updates.some((update) => update.reload),
+    reasons: updates.flatMap((update) => update.reasons),
   };
 }

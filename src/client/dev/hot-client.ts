@@ -1,4 +1,5 @@
 import { DEV_EVENTS_PATH, DEV_VERSION_TIMING, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
+import type { ClientRoutes } from "../navigation/client-routes";
 import { DEV_ERROR_EVENT } from "./error-hooks";
 import { applyClientPart, applyServerPart } from "./apply-update";
 import { combineClientParts } from "./combine-updates";
@@ -11,7 +12,7 @@ import { hideOverlay, showBuildProblems, showRuntimeError } from "./overlay";
  * once the page's stream has reconnected to the new server, whose `hello` lists the updates
  * since the page last heard from one.
  */
-export function startHotUpdates(): void {
+export function startHotUpdates(routes: ClientRoutes): void {
   let served = documentVersion(); // the rebuild whose server this page last heard from
   let applied = served ?? 0; // the latest rebuild whose client part this page has applied
   let queue = Promise.resolve();
@@ -30,7 +31,7 @@ export function startHotUpdates(): void {
     hideOverlay("runtime");
     applying = true;
     try {
-      await applyClientPart(combineClientParts(fresh));
+      await applyClientPart(combineClientParts(fresh), routes);
       await applyServerPart(served);
     } catch (error) {
       showRuntimeError(error);

@@ -15,6 +15,8 @@ interface Props {
 /** The hydrated document, re-rendered with each state the router commits. */
 export function RouterRoot({ router, routes, payload }: Props) {
   const { state } = useSyncExternalStore(router.subscribe, router.snapshot, router.snapshot);
+  // A route module swapped in development (Fast Refresh): its head and error component are read anew.
+  useSyncExternalStore(routes.subscribe, routes.revision, routes.revision);
   // Scroll and the end of the navigation, once the new page is on screen: after each new state.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `state` is the trigger, not an input.
   useLayoutEffect(() => router.rendered(), [router, state]);

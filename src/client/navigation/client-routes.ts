@@ -11,12 +11,22 @@ export interface ClientRoutes {
   load(ids: readonly string[]): Promise<void>;
   /** Whether a path is a resource route's (no page: the browser loads it as a document). */
   isResource(pathname: string, diagnostics: boolean): boolean;
+  /**
+   * Development (Fast Refresh): a route's module as its chunk ran again, read from the next
+   * render on; false for a route this table does not have.
+   */
+  replace(id: string, module: RouteModule): boolean;
+  /** Counts replacements, for a store that re-renders on each (useSyncExternalStore). */
+  revision(): number;
+  subscribe(listener: () => void): () => void;
 }
 
 /** Made by the build's `outpost:client-routes` module from the app's route table. */
 export function createClientRoutes(config: AppConfig, importers: Record<string, () => Promise<RouteModule>>): ClientRoutes {
   const loaded = new Map<string, RouteModule>();
   const loading = new Map<string, Promise<void>>();
+  const listeners = new Set<() => void>();
+  let revision = 0;
   const loadOne = (id: string): Promise<void> => {
     let promise = loading.get(id);
     if (!promise) {
@@ -47,6 +57,19 @@ export function createClientRoutes(config: AppConfig, importers: Record<string, 
     },
     load: async (ids) => {
       await Promise.all(ids.map(loadOne));
+    },
+    replace(id, module) {
+      if (!(id in importers)) return false;
+      loaded.set(id, module);
+      loading.set(id, Promise.resolve());
+      revision += 1;
+      for (const listener of listeners) listener();
+      return true;
+    },
+    revision: () => revision,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

@@ -10,12 +10,17 @@ export const DEV_EVENTS_PATH = "/__dev/reload";
 export interface HotUpdate {
   /** Counts rebuilds in this `npm run dev` session. */
   version: number;
-  /** Route chunks to import again (by esbuild entry point, so a later one replaces an earlier). */
-  modules: { id: string; url: string }[];
+  /**
+   * Chunks to import again (by esbuild entry point, so a later one replaces an earlier); a route
+   * module's chunk names its route, whose module the page's route table then swaps for the new.
+   */
+  modules: { id: string; url: string; route?: string }[];
   /** Stylesheets replaced in place: the link whose URL is `from` gets `to`. */
   styles: { from: string; to: string }[];
   /** Something changed that cannot be swapped in place: reload the page. */
   reload: boolean;
+  /** Why it reloads, for the console. */
+  reasons: string[];
   /** Server-only code changed (a loader): re-fetch the page's data once the new server runs. */
   revalidate: boolean;
 }
