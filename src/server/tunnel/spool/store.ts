@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
@@ -53,6 +53,20 @@ export type ScanTier = "all" | "fresh" | "retrying";
 const SCAN_COLUMNS = "id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at";
 const SCAN_FILTERS: Record<ScanTier, string> = { all: "", fresh: "AND attempts = 0", retrying: "AND attempts > 0" };
 
+/** A second name for the store's WAL, if it has one (a copy where links are not supported). */
+function keepWal(file: string): string | undefined {
+  const wal = `${file}-wal`;
+  if (!existsSync(wal)) return undefined;
+  const kept = `${wal}.kept`;
+  rmSync(kept, { force: true });
+  try {
+    linkSync(wal, kept);
+  } catch {
+    copyFileSync(wal, kept);
+  }
+  return kept;
+}
+
 /** The spool's SQLite database: envelopes in arrival order, with running totals for the caps. */
 export class SpoolStore {
   readonly database: Database.Database;
@@ -71,15 +85,19 @@ export class SpoolStore {
     const file = path.join(path.resolve(dir), FILE);
     try {
       mkdirSync(path.dirname(file), { recursive: true });
+      // The WAL may hold acknowledged envelopes not yet checkpointed, and SQLite deletes it when
+      // it closes a store found corrupt: a link to it goes aside with the store.
+      const wal = keepWal(file);
       try {
-        return new SpoolStore(openDatabase(file));
+        const store = new SpoolStore(openDatabase(file));
+        if (wal) rmSync(wal, { force: true });
+        return store;
       } catch (error) {
         if (!CORRUPT_CODES.has((error as { code?: string }).code ?? "")) throw error;
         const aside = `${file}.corrupt-${Date.now()}`;
         renameSync(file, aside);
-        // The WAL may hold acknowledged envelopes not yet checkpointed: it goes with the store.
-        if (existsSync(`${file}-wal`)) renameSync(`${file}-wal`, `${aside}-wal`);
-        rmSync(`${file}-shm`, { force: true });
+        if (wal) renameSync(wal, `${aside}-wal`);
+        for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
         logger?.error({ file, movedTo: aside, err: (error as Error).message }, "sentry tunnel spool: store is corrupt; moved aside, starting a fresh one");
         return new SpoolStore(openDatabase(file));
       }
