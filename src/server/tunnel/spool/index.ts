@@ -35,7 +35,7 @@ export interface SpoolOptions {
   backoff?: Backoff;
   /** Between one envelope's own failed deliveries while the ingest takes others. */
   retryBackoff?: Backoff;
-  /** How long a 429 that names no limit on an envelope's categories holds it (Sentry's SDKs: 60 s). */
+  /** How long a 429 without usable limit headers holds envelopes (whole seconds; Sentry's SDKs: 60 s). */
   rateLimitHoldMs?: number;
   /** Opened by the caller instead of from `dir` (tests). */
   store?: SpoolStore;
@@ -64,7 +64,7 @@ const STOP_GRACE_MS = 2_000;
 /** Envelopes the ingest could not take, kept on disk and delivered once it can. */
 export class Spool {
   readonly circuit: Circuit;
-  readonly rateLimits = new UpstreamRateLimits();
+  readonly rateLimits: UpstreamRateLimits;
   readonly maxEnvelopeBytes: number;
   readonly held: HeldBytes;
   readonly #store: SpoolStore;
@@ -91,6 +91,8 @@ export class Spool {
     this.#context = context;
     this.#store = options.store ?? SpoolStore.open(options.dir, logger);
     this.#maxBytes = options.maxBytes;
+    const rateLimitHoldMs = options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
+    this.rateLimits = new UpstreamRateLimits(rateLimitHoldMs);
     const retryBackoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
     this.#writer = new SpoolWriter(
       this.#store,
@@ -118,7 +120,7 @@ export class Spool {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       backoff,
       retryBackoff,
-      rateLimitHoldMs: options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS,
+      rateLimitHoldMs,
     });
   }
 

@@ -148,7 +148,7 @@ async function runScenario(phases: Phase[]): Promise<void> {
         concurrency: 2,
         backoff: { baseMs: 20, capMs: 100 },
         retryBackoff: { baseMs: 40, capMs: 200 },
-        rateLimitHoldMs: 300,
+        rateLimitHoldMs: 1_000,
       }),
     });
   let tunnel: Tunnel = startTunnel();

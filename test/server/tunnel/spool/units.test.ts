@@ -134,7 +134,7 @@ describe("UpstreamRateLimits", () => {
 
   it("holds the limited categories of one project only, until the limit expires", () => {
     let now = 1_000;
-    const limits = new UpstreamRateLimits(() => now);
+    const limits = new UpstreamRateLimits(60_000, () => now);
     limits.update(upstream, { statusCode: 429, headers: { "x-sentry-rate-limits": "60:transaction;replay:organization, 10::project" } });
     expect(limits.heldUntil(upstream, ["transaction"])).toBe(61_000);
     expect(limits.heldUntil(upstream, ["error"])).toBe(11_000);
@@ -146,7 +146,7 @@ describe("UpstreamRateLimits", () => {
   });
 
   it("reads Retry-After, and a bare 429 as 60 seconds for everything", () => {
-    const limits = new UpstreamRateLimits(() => 0);
+    const limits = new UpstreamRateLimits(60_000, () => 0);
     limits.update(upstream, { statusCode: 503, headers: { "retry-after": "5" } });
     expect(limits.heldUntil(upstream, ["error"])).toBe(5_000);
     limits.update(other, { statusCode: 429, headers: {} });
