@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FakeResponse } from "../../../support/fake-ingest";
-import { type SpoolOptions, SpoolStore } from "../../../../src/server/tunnel/spool";
-import { startTunnel, until } from "../harness";
-import { datedEnvelope, sentAtOf, sharedFakeIngest, spoolDir, spoolEntry, spoolOptions, tunnelOverSpool } from "./spool-harness";
+import type { SpoolStore } from "../../../../src/server/tunnel/spool";
+import { until } from "../harness";
+import { datedEnvelope, sentAtOf, sharedFakeIngest, tunnelOverSpool } from "./spool-harness";
 
 const ingest = sharedFakeIngest();
 
@@ -10,32 +10,11 @@ const arrivals = (tag: string) => ingest.fake.requests.filter((r) => r.complete 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const diskFull = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 
-/** A tunnel over a spool holding `bodies`, its store broken by `breakStore` before replay starts. */
-async function tunnelOverBrokenStore(bodies: Buffer[], breakStore: (store: SpoolStore) => void, spool: Partial<SpoolOptions> = {}) {
-  const dir = spoolDir();
-  const store = SpoolStore.open(dir.dir);
-  const upstream = { origin: ingest.fake.origin, path: "/api/42/envelope/" };
-  store.insert(
-    bodies.map((body) => spoolEntry(body, { upstream })),
-    1 << 30,
-  );
-  breakStore(store);
-  const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], spool: spoolOptions(dir.dir, { store, ...spool }) });
-  return {
-    ...tunnel,
-    store,
-    close: async () => {
-      await tunnel.close();
-      dir.remove();
-    },
-  };
-}
-
 describe("an envelope whose sent_at cannot be moved forward", () => {
   it("goes as stored, once, and the envelopes spooled beside it are delivered", async () => {
     const poison = datedEnvelope(ingest.dsn, "far-future", "event", "+275760-09-13T00:00:00.000Z");
     const bodies = [poison, datedEnvelope(ingest.dsn, "beside-1"), datedEnvelope(ingest.dsn, "beside-2")];
-    const tunnel = await tunnelOverSpool(ingest, bodies, {}, { receivedAt: Date.now() - 60_000 });
+    const tunnel = await tunnelOverSpool(ingest, bodies, { entry: { receivedAt: Date.now() - 60_000 } });
     try {
       await until(() => tunnel.store.stats().envelopes === 0, 3_000);
       expect(arrivals("far-future").map((r) => r.body.equals(poison))).toEqual([true]);
@@ -47,9 +26,8 @@ describe("an envelope whose sent_at cannot be moved forward", () => {
 
   it("with Content-Encoding: identity, is plain: its sent_at moves", async () => {
     const sentAt = "2024-01-01T00:00:00.000Z";
-    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "identity", "event", sentAt)], {}, {
-      receivedAt: Date.now() - 60_000,
-      headers: { "content-type": "text/plain", "content-encoding": "identity" },
+    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "identity", "event", sentAt)], {
+      entry: { receivedAt: Date.now() - 60_000, headers: { "content-type": "text/plain", "content-encoding": "identity" } },
     });
     try {
       await until(() => arrivals("identity").length === 1, 3_000);
@@ -91,7 +69,7 @@ describe("a full disk", () => {
     const tunnel = await tunnelOverSpool(
       ingest,
       tags.map((tag) => datedEnvelope(ingest.dsn, tag)),
-      { concurrency: 4, retryBackoff: { baseMs: 100, capMs: 200 } },
+      { spool: { concurrency: 4, retryBackoff: { baseMs: 100, capMs: 200 } } },
     );
     const remove = tunnel.store.remove.bind(tunnel.store);
     let removals = 0;
@@ -120,17 +98,16 @@ describe("an error in the replay path", () => {
   it("from reading a body: the envelope waits on its backoff, and goes once the store reads again", async () => {
     let reads = 0;
     let read: SpoolStore["body"] | undefined;
-    const tunnel = await tunnelOverBrokenStore(
-      [datedEnvelope(ingest.dsn, "unreadable")],
-      (store) => {
+    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "unreadable")], {
+      spool: { retryBackoff: { baseMs: 100, capMs: 200 } },
+      prepare: (store) => {
         read = store.body.bind(store);
         store.body = () => {
           reads += 1;
           throw new Error("disk I/O error");
         };
       },
-      { retryBackoff: { baseMs: 100, capMs: 200 } },
-    );
+    });
     try {
       await sleep(500);
       // Each retry waits at least 50 ms (half the backoff's base): a handful, not a spin.
@@ -145,13 +122,15 @@ describe("an error in the replay path", () => {
 
   it("from scanning the store: replay pauses and goes on, for the life of the process", async () => {
     let scans = 0;
-    const tunnel = await tunnelOverBrokenStore([datedEnvelope(ingest.dsn, "after-error")], (store) => {
-      const after = store.after.bind(store);
-      store.after = (...args) => {
-        scans += 1;
-        if (scans <= 2) throw new Error("disk I/O error");
-        return after(...args);
-      };
+    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "after-error")], {
+      prepare: (store) => {
+        const after = store.after.bind(store);
+        store.after = (...args) => {
+          scans += 1;
+          if (scans <= 2) throw new Error("disk I/O error");
+          return after(...args);
+        };
+      },
     });
     try {
       await until(() => arrivals("after-error").length === 1, 5_000);
@@ -172,9 +151,7 @@ describe("many envelopes the ingest keeps failing, oldest first", () => {
     ];
     // The production settings: 4 at a time, 0.5 s backoff doubling to 10 s, 1 s per-envelope backoff.
     const tunnel = await tunnelOverSpool(ingest, bodies, {
-      concurrency: 4,
-      backoff: { baseMs: 500, capMs: 10_000 },
-      retryBackoff: { baseMs: 1_000, capMs: 30 * 60_000 },
+      spool: { concurrency: 4, backoff: { baseMs: 500, capMs: 10_000 }, retryBackoff: { baseMs: 1_000, capMs: 30 * 60_000 } },
     });
     try {
       await until(() => tunnel.store.stats().envelopes === 12, 8_000);

@@ -17,7 +17,7 @@ describe.each(POISON_ANSWERS)("an envelope the ingest $name while it takes the o
   it("goes on its own growing backoff while the envelopes behind it are delivered at once, and stays spooled", async () => {
     ingest.fake.answerFor = (body) => (body.includes('"message":"poison"') ? answer : undefined);
     const behind = ["behind-1", "behind-2", "behind-3"];
-    const tunnel = await tunnelOverSpool(ingest, ["poison", ...behind].map((tag) => datedEnvelope(ingest.dsn, tag)), { retryBackoff: { baseMs: 100, capMs: 60_000 } });
+    const tunnel = await tunnelOverSpool(ingest, ["poison", ...behind].map((tag) => datedEnvelope(ingest.dsn, tag)), { spool: { retryBackoff: { baseMs: 100, capMs: 60_000 } } });
     try {
       await until(() => behind.every((tag) => arrivals(tag).length === 1), 2_000);
       await until(() => tunnel.store.after(0, 10)[0]?.attempts === 5, 10_000);

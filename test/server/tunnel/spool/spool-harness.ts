@@ -87,12 +87,19 @@ export function sharedFakeIngest(): { fake: FakeIngest; dsn: string } {
   return fixture;
 }
 
+export interface SpoolSetup {
+  spool?: Partial<SpoolOptions>;
+  /** Fields every stored envelope gets (arrival time, headers). */
+  entry?: Partial<SpoolEntry>;
+  /** Runs on the filled store before replay starts (to break it). */
+  prepare?: (store: SpoolStore) => void;
+}
+
 /** A tunnel whose spool already holds these envelopes, oldest first, with the store at hand to read (and to break). */
 export async function tunnelOverSpool(
   ingest: { fake: FakeIngest; dsn: string },
   bodies: Buffer[],
-  spool: Partial<SpoolOptions> = {},
-  entry: Partial<SpoolEntry> = {},
+  { spool = {}, entry = {}, prepare }: SpoolSetup = {},
 ): Promise<TunnelServer & { store: SpoolStore }> {
   const dir = spoolDir();
   const store = SpoolStore.open(dir.dir);
@@ -101,6 +108,7 @@ export async function tunnelOverSpool(
     bodies.map((body) => spoolEntry(body, { upstream, ...entry })),
     1 << 30,
   );
+  prepare?.(store);
   const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], headersTimeoutMs: 500, spool: spoolOptions(dir.dir, { store, ...spool }) });
   return {
     ...tunnel,
