@@ -1,3 +1,4 @@
+import type { Allowlist } from "../allowlist";
 import type { RequestDispatcher } from "../upstream-agent";
 import { HeldBytes } from "../body-copy";
 import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
@@ -43,6 +44,8 @@ export interface SpoolOptions {
 
 interface SpoolContext {
   dispatcher: RequestDispatcher;
+  /** Checked again before each replay: an envelope whose DSN was removed since is dropped. */
+  allowlist?: Allowlist;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;
@@ -113,6 +116,7 @@ export class Spool {
     });
     this.#worker = new ReplayWorker({
       ...context,
+      allowlist: context.allowlist,
       store: this.#store,
       writer: this.#writer,
       circuit: this.circuit,

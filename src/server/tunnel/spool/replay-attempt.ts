@@ -1,14 +1,18 @@
 import type { TunnelLogger, TunnelObserver } from "../types";
 import type { RequestDispatcher } from "../upstream-agent";
+import type { Allowlist } from "../allowlist";
 import { parseContentEncoding } from "../envelope-header";
 import type { Circuit, UpstreamPass } from "./circuit";
 import type { UpstreamRateLimits } from "./rate-limits";
 import { withSentAtMovedForward } from "./sent-at";
+import { stillAllowed } from "./still-allowed";
 import type { SpoolStore } from "./store";
 import type { StoredEnvelope } from "./types";
 
 export interface AttemptConfig {
   store: SpoolStore;
+  /** The DSNs envelopes may still be sent for; undefined: not checked again at replay. */
+  allowlist: Allowlist | undefined;
   dispatcher: RequestDispatcher;
   circuit: Circuit;
   rateLimits: UpstreamRateLimits;
@@ -28,7 +32,7 @@ const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && stat
  * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
  * again; "ingest_down" nobody.
  */
-type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
+type Outcome = "delivered" | "refused" | "not_allowed" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
 
 export interface Attempt {
   outcome: Outcome;
@@ -59,6 +63,11 @@ export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, 
   if (!stored) {
     circuit.abandoned(pass);
     return { outcome: "gone", answer: "" };
+  }
+  if (config.allowlist && !(await stillAllowed(config.allowlist, row, stored))) {
+    circuit.abandoned(pass);
+    config.logger?.warn({ id: row.id }, "sentry tunnel spool: the envelope's DSN is no longer allowed; dropped unsent");
+    return { outcome: "not_allowed", answer: "" };
   }
   const body = replayBody(row, stored);
   let status: number;

@@ -133,11 +133,12 @@ export class ReplayWorker {
 
   #settle(row: StoredEnvelope, { outcome, answer, run }: Attempt): void {
     const { writer, observer, rateLimits, rateLimitHoldMs } = this.#config;
-    if (outcome === "delivered" || outcome === "refused") {
+    if (outcome === "delivered" || outcome === "refused" || outcome === "not_allowed") {
       writer.remove(row.id);
       this.#retries.forget(row.id);
     }
     if (outcome === "refused") observer?.spoolDropped?.("rejected", 1);
+    if (outcome === "not_allowed") observer?.spoolDropped?.("dsn_not_allowed", 1);
     if (outcome === "held") {
       // A 429 whose headers leave this envelope free (Retry-After: 0, a past date, other categories) still holds it.
       const now = Date.now();
@@ -147,7 +148,7 @@ export class ReplayWorker {
     if (outcome === "failed" || outcome === "failed_maybe_down") this.#retries.failed(row, answer, run);
     if (outcome === "failed" || outcome === "failed_maybe_down" || outcome === "ingest_down") {
       this.#pause(outcome !== "failed");
-    } else if (outcome !== "stopped" && outcome !== "gone") {
+    } else if (outcome !== "stopped" && outcome !== "gone" && outcome !== "not_allowed") {
       this.#failures = 0;
       this.#retryAt = 0;
       this.#retryingAt = 0;
