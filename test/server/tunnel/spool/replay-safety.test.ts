@@ -16,7 +16,7 @@ describe("an envelope whose sent_at cannot be moved forward", () => {
     const bodies = [poison, datedEnvelope(ingest.dsn, "beside-1"), datedEnvelope(ingest.dsn, "beside-2")];
     const tunnel = await tunnelOverSpool(ingest, bodies, { entry: { receivedAt: Date.now() - 60_000 } });
     try {
-      await until(() => tunnel.store.stats().envelopes === 0, 3_000);
+      await until(() => tunnel.store.stats().envelopes === 0, 10_000);
       expect(arrivals("far-future").map((r) => r.body.equals(poison))).toEqual([true]);
       for (const tag of ["beside-1", "beside-2"]) expect(arrivals(tag)).toHaveLength(1);
     } finally {

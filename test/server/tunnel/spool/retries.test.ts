@@ -19,7 +19,7 @@ describe.each(POISON_ANSWERS)("an envelope the ingest $name while it takes the o
     const behind = ["behind-1", "behind-2", "behind-3"];
     const tunnel = await tunnelOverSpool(ingest, ["poison", ...behind].map((tag) => datedEnvelope(ingest.dsn, tag)), { spool: { retryBackoff: { baseMs: 100, capMs: 60_000 } } });
     try {
-      await until(() => behind.every((tag) => arrivals(tag).length === 1), 2_000);
+      await until(() => behind.every((tag) => arrivals(tag).length === 1), 5_000);
       await until(() => tunnel.store.after(0, 10)[0]?.attempts === 5, 10_000);
       const [poison, ...rest] = tunnel.store.after(0, 10);
       expect(rest).toEqual([]);

@@ -159,14 +159,18 @@ describe("a spool that cannot be written", () => {
   it("applies a byte cap lowered since the last run at start, dropping the oldest and counting them", async () => {
     const dir = fresh();
     const store = SpoolStore.open(dir);
+    const upstream = { origin: fake.origin, path: "/api/42/envelope/" };
+    const bodies = Array.from({ length: 10 }, (_, i) => datedEnvelope(dsn, `kept-${i}`));
+    const size = bodies[0]?.length as number;
     store.insert(
-      Array.from({ length: 10 }, (_, i) => entry(`kept-${i}`)),
+      bodies.map((body) => spoolEntry(body, { upstream })),
       1 << 30,
     );
     store.close();
-    const tunnel = await startTunnel({ allowedDsns: [dsn], spool: spoolOptions(dir, { maxBytes: 500, maxEnvelopeBytes: 100 }) });
+    // The ingest answers 503: nothing leaves the spool but what the cap drops.
+    const tunnel = await startTunnel({ allowedDsns: [dsn], spool: spoolOptions(dir, { maxBytes: 5 * size, maxEnvelopeBytes: size }) });
     try {
-      expect(tunnel.tunnel.spoolStats?.()).toMatchObject({ envelopes: 5, bytes: 500 });
+      expect(tunnel.tunnel.spoolStats?.()).toMatchObject({ envelopes: 5, bytes: 5 * size });
       expect(tunnel.counts.dropped).toEqual({ max_bytes: 5 });
     } finally {
       await tunnel.close();
