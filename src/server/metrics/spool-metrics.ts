@@ -50,7 +50,7 @@ export function createSpoolMetrics(registry: Registry) {
   });
   const dropped = new Counter({
     name: "outpost_tunnel_spool_dropped_total",
-    help: "Spooled envelopes dropped undelivered, by reason (max_age, max_bytes, rejected by the ingest)",
+    help: "Spooled envelopes dropped undelivered, by reason (max_age, max_bytes, rejected by the ingest, dsn_not_allowed since it was spooled)",
     labelNames: ["reason"] as const,
     registers,
   });

@@ -99,7 +99,8 @@ async function forwardOnce(
   // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
   const receivedAt = spool ? Date.now() : 0;
   const pending = () => spoolPending(upstream, headers, receivedAt);
-  if (spool && !spool.circuit.tryUpstream()) {
+  const pass = spool?.circuit.tryUpstream();
+  if (spool && !pass) {
     // Known to be down: straight to the spool rather than waiting for another timeout.
     const envelope = await readForSpool(spool, body, head);
     if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
@@ -133,7 +134,7 @@ async function forwardOnce(
     const failure = failureOf(config, body, error);
     if (!spool) return config.reject(ctx, ...failure);
     if (body.failure) {
-      spool.circuit.abandoned();
+      spool.circuit.abandoned(pass);
       return config.reject(ctx, ...failure);
     }
     spool.circuit.failed();

@@ -1,5 +1,5 @@
 import type Router from "@koa/router";
-import { compileAllowlist } from "./allowlist";
+import { type Allowlist, compileAllowlist } from "./allowlist";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
 import { createReject } from "./reject";
@@ -69,7 +69,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     dispatcher = ownAgent;
   }
 
-  const spool = options.spool && createSpool(options, dispatcher, headersTimeoutMs, bodyTimeoutMs);
+  const spool = options.spool && createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs);
   const router = createTunnelRouter({
     path,
     allowlist,
@@ -95,11 +95,11 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   };
 }
 
-function createSpool(options: TunnelOptions, dispatcher: RequestDispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
+function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: RequestDispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
   const spool = options.spool as NonNullable<TunnelOptions["spool"]>;
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);
   positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
   if (spool.maxMemoryBytes !== undefined) positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes);
-  return new Spool(spool, { dispatcher, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
+  return new Spool(spool, { dispatcher, allowlist, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
 }

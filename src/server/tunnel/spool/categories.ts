@@ -1,18 +1,29 @@
 import { envelopeItemTypeToDataCategory } from "@sentry/core";
-import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { ContentEncoding } from "../envelope-header";
+import { PrefixDecoder } from "../prefix-decoder";
 
 const NEWLINE = 0x0a;
-// Decoding a compressed envelope only to read its item headers; a bomb stops here.
-const MAX_DECODED_BYTES = 32 * 1024 * 1024;
+/**
+ * Decoded bytes read from a compressed envelope to find its item headers. Streamed through
+ * zlib's thread pool and stopped here, so that an envelope that expands hugely (a bomb) costs
+ * a bounded, small amount of work; one whose items lie further is held by any rate limit.
+ */
+export const MAX_DECODED_CATEGORY_BYTES = 1024 * 1024;
 const UNKNOWN = ["*"];
 
-function decode(body: Buffer, encoding: ContentEncoding): Buffer {
-  const options = { maxOutputLength: MAX_DECODED_BYTES };
-  if (encoding === "gzip") return gunzipSync(body, options);
-  if (encoding === "deflate") return inflateSync(body, options);
-  if (encoding === "br") return brotliDecompressSync(body, options);
-  return body;
+/** The decoded envelope, or undefined when it cannot be decoded or decodes past the bound. */
+async function decode(body: Buffer, encoding: ContentEncoding): Promise<Buffer | undefined> {
+  if (encoding === "identity") return body;
+  const decoder = new PrefixDecoder(encoding, MAX_DECODED_CATEGORY_BYTES);
+  try {
+    const output = [...(await decoder.write(body)), ...(await decoder.end())];
+    const decoded = Buffer.concat(output);
+    return decoded.length > MAX_DECODED_CATEGORY_BYTES ? undefined : decoded;
+  } catch {
+    return undefined;
+  } finally {
+    decoder.close();
+  }
 }
 
 /**
@@ -20,13 +31,12 @@ function decode(body: Buffer, encoding: ContentEncoding): Buffer {
  * the item headers, so that a rate limit on one category holds exactly the envelopes that carry
  * it. `["*"]` when the envelope cannot be read: then any limit holds it.
  */
-export function envelopeCategories(body: Buffer, encoding: ContentEncoding): string[] {
-  let raw: Buffer;
-  try {
-    raw = decode(body, encoding);
-  } catch {
-    return UNKNOWN;
-  }
+export async function envelopeCategories(body: Buffer, encoding: ContentEncoding): Promise<string[]> {
+  const raw = await decode(body, encoding);
+  return raw ? itemCategories(raw) : UNKNOWN;
+}
+
+function itemCategories(raw: Buffer): string[] {
   const categories = new Set<string>();
   let offset = raw.indexOf(NEWLINE) + 1;
   while (offset > 0 && offset < raw.length) {

@@ -1,6 +1,9 @@
 import { type Backoff, backoffDelay } from "./backoff";
 import type { CircuitState } from "./types";
 
+/** What tryUpstream() let through: any request while closed, or the one probe of an open circuit. */
+export type UpstreamPass = "closed" | "probe";
+
 /**
  * Whether the ingest is known to be down. After `threshold` consecutive failures it opens:
  * envelopes then go to the spool at once instead of each waiting for a timeout. Once its
@@ -40,11 +43,11 @@ export class Circuit {
   }
 
   /** May a request go to the ingest now? Always while closed; once open, only the probe. */
-  tryUpstream(): boolean {
-    if (this.#state === "closed") return true;
-    if (this.#state === "half_open" || this.#now() < this.#retryAt) return false;
+  tryUpstream(): UpstreamPass | undefined {
+    if (this.#state === "closed") return "closed";
+    if (this.#state === "half_open" || this.#now() < this.#retryAt) return undefined;
     this.#set("half_open");
-    return true;
+    return "probe";
   }
 
   /** The ingest answered (anything but 502, 503 or 504). */
@@ -65,9 +68,13 @@ export class Circuit {
     }
   }
 
-  /** A probe that ended without a verdict (the client went away): the next request probes instead. */
-  abandoned(): void {
-    if (this.#state === "half_open") this.#set("open");
+  /**
+   * A request that ended without a verdict (its client went away, or it was stopped). Only the
+   * probe's matters: the next request probes instead. Any other, let through before the circuit
+   * opened, must not reopen it while the real probe is in flight.
+   */
+  abandoned(pass: UpstreamPass | undefined): void {
+    if (pass === "probe" && this.#state === "half_open") this.#set("open");
   }
 
   #set(state: CircuitState): void {

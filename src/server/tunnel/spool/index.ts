@@ -1,9 +1,10 @@
+import type { Allowlist } from "../allowlist";
 import type { RequestDispatcher } from "../upstream-agent";
 import { HeldBytes } from "../body-copy";
 import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
 import type { ContentEncoding } from "../envelope-header";
 import type { TunnelLogger, TunnelObserver } from "../types";
-import type { Backoff } from "./backoff";
+import { type Backoff, backoffDelay } from "./backoff";
 import { envelopeCategories } from "./categories";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";
@@ -35,12 +36,16 @@ export interface SpoolOptions {
   backoff?: Backoff;
   /** Between one envelope's own failed deliveries while the ingest takes others. */
   retryBackoff?: Backoff;
+  /** How long a 429 without usable limit headers holds envelopes (whole seconds; Sentry's SDKs: 60 s). */
+  rateLimitHoldMs?: number;
   /** Opened by the caller instead of from `dir` (tests). */
   store?: SpoolStore;
 }
 
 interface SpoolContext {
   dispatcher: RequestDispatcher;
+  /** Checked again before each replay: an envelope whose DSN was removed since is dropped. */
+  allowlist?: Allowlist;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;
@@ -53,6 +58,8 @@ const DEFAULT_FAILURE_THRESHOLD = 3;
 const DEFAULT_BACKOFF: Backoff = { baseMs: 500, capMs: 10_000 };
 // One envelope the ingest keeps failing: retried after about 1 s, doubling to half an hour (a few dozen tries a day).
 const DEFAULT_RETRY_BACKOFF: Backoff = { baseMs: 1_000, capMs: 30 * 60_000 };
+// A bare 429 means 60 s to Sentry's SDKs; so it does here, for an envelope its headers leave free.
+const DEFAULT_RATE_LIMIT_HOLD_MS = 60_000;
 const AGE_CHECK_MS = 60_000;
 // In-flight deliveries get this long to finish at shutdown, then are aborted (they stay spooled).
 const STOP_GRACE_MS = 2_000;
@@ -60,13 +67,14 @@ const STOP_GRACE_MS = 2_000;
 /** Envelopes the ingest could not take, kept on disk and delivered once it can. */
 export class Spool {
   readonly circuit: Circuit;
-  readonly rateLimits = new UpstreamRateLimits();
+  readonly rateLimits: UpstreamRateLimits;
   readonly maxEnvelopeBytes: number;
   readonly held: HeldBytes;
   readonly #store: SpoolStore;
   readonly #writer: SpoolWriter;
   readonly #worker: ReplayWorker;
   readonly #maxAgeMs: number;
+  readonly #maxBytes: number;
   readonly #context: SpoolContext;
   #ageTimer: NodeJS.Timeout | undefined;
   #closed = false;
@@ -85,11 +93,19 @@ export class Spool {
     this.#maxAgeMs = options.maxAgeSeconds * 1000;
     this.#context = context;
     this.#store = options.store ?? SpoolStore.open(options.dir, logger);
+    this.#maxBytes = options.maxBytes;
+    const rateLimitHoldMs = options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS;
+    this.rateLimits = new UpstreamRateLimits(rateLimitHoldMs);
+    const retryBackoff = options.retryBackoff ?? DEFAULT_RETRY_BACKOFF;
     this.#writer = new SpoolWriter(
       this.#store,
       options.maxBytes,
-      (count) => this.#dropped("max_bytes", count),
-      (error) => logger?.error({ err: error }, "sentry tunnel spool: could not remove delivered envelopes; they will be sent again"),
+      {
+        capDrop: (count) => this.#dropped("max_bytes", count),
+        removeError: (error, retryInMs) =>
+          logger?.error({ err: error, retryInMs }, "sentry tunnel spool: could not remove delivered envelopes; retrying the removal, not the delivery"),
+      },
+      (failures) => backoffDelay(retryBackoff, failures),
     );
     const backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.circuit = new Circuit(options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, backoff, (state) => {
@@ -100,19 +116,27 @@ export class Spool {
     });
     this.#worker = new ReplayWorker({
       ...context,
+      allowlist: context.allowlist,
       store: this.#store,
       writer: this.#writer,
       circuit: this.circuit,
       rateLimits: this.rateLimits,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       backoff,
-      retryBackoff: options.retryBackoff ?? DEFAULT_RETRY_BACKOFF,
+      retryBackoff,
+      rateLimitHoldMs,
     });
   }
 
-  /** Starts delivering what is spooled (from a previous run too) and the age cap. */
+  /** Starts delivering what is spooled (from a previous run too) and the caps, a byte cap lowered since included. */
   start(): void {
     this.#dropOld();
+    try {
+      const count = this.#store.trimTo(this.#maxBytes);
+      if (count > 0) this.#dropped("max_bytes", count);
+    } catch (error) {
+      this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not drop envelopes over the byte cap");
+    }
     this.#ageTimer = setInterval(() => this.#dropOld(), AGE_CHECK_MS);
     this.#ageTimer.unref();
     this.#worker.start();
@@ -121,7 +145,7 @@ export class Spool {
   /** Resolves once the envelope is on disk; rejects when it could not be written (full, read-only, closed). */
   async add(entry: Omit<SpoolEntry, "categories">, encoding: ContentEncoding): Promise<void> {
     if (this.#closed) throw new Error("spool is closed");
-    await this.#writer.add({ ...entry, categories: envelopeCategories(entry.body, encoding) });
+    await this.#writer.add({ ...entry, categories: await envelopeCategories(entry.body, encoding) });
     this.#context.observer?.spooled?.(entry.body.length);
     this.#worker.notify();
   }
@@ -136,7 +160,7 @@ export class Spool {
     this.#closed = true;
     clearInterval(this.#ageTimer);
     await this.#worker.stop(STOP_GRACE_MS);
-    this.#writer.flush();
+    this.#writer.close();
     this.#store.close();
   }
 

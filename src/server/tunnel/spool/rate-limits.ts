@@ -16,15 +16,18 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export class UpstreamRateLimits {
   readonly #limits = new Map<string, RateLimits>();
   readonly #now: () => number;
+  readonly #bare429: string;
 
-  constructor(now: () => number = Date.now) {
+  /** `bare429Ms`: how long a 429 without limit headers holds everything (Sentry's SDKs: 60 s). */
+  constructor(bare429Ms = 60_000, now: () => number = Date.now) {
+    this.#bare429 = String(Math.ceil(bare429Ms / 1000));
     this.#now = now;
   }
 
   /** Records what an answer says; only 429s and answers carrying limit headers change anything. */
   update(upstream: Upstream, { statusCode, headers }: UpstreamAnswer): void {
     const limits = header(headers["x-sentry-rate-limits"]);
-    const retryAfter = header(headers["retry-after"]);
+    const retryAfter = header(headers["retry-after"]) ?? (statusCode === 429 && !limits ? this.#bare429 : null);
     if (statusCode !== 429 && !limits && !retryAfter) return;
     const key = upstream.origin + upstream.path;
     const answer = { statusCode, headers: { "x-sentry-rate-limits": limits, "retry-after": retryAfter } };

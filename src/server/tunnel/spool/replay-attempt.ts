@@ -1,13 +1,18 @@
 import type { TunnelLogger, TunnelObserver } from "../types";
 import type { RequestDispatcher } from "../upstream-agent";
-import type { Circuit } from "./circuit";
+import type { Allowlist } from "../allowlist";
+import { parseContentEncoding } from "../envelope-header";
+import type { Circuit, UpstreamPass } from "./circuit";
 import type { UpstreamRateLimits } from "./rate-limits";
 import { withSentAtMovedForward } from "./sent-at";
+import { stillAllowed } from "./still-allowed";
 import type { SpoolStore } from "./store";
 import type { StoredEnvelope } from "./types";
 
 export interface AttemptConfig {
   store: SpoolStore;
+  /** The DSNs envelopes may still be sent for; undefined: not checked again at replay. */
+  allowlist: Allowlist | undefined;
   dispatcher: RequestDispatcher;
   circuit: Circuit;
   rateLimits: UpstreamRateLimits;
@@ -27,7 +32,7 @@ const NEVER_ACCEPTED = (status: number) => status >= 400 && status < 500 && stat
  * envelope; "failed_maybe_down" this envelope unless the circuit opens before the ingest answers
  * again; "ingest_down" nobody.
  */
-type Outcome = "delivered" | "refused" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
+type Outcome = "delivered" | "refused" | "not_allowed" | "held" | "failed" | "failed_maybe_down" | "ingest_down" | "stopped" | "gone";
 
 export interface Attempt {
   outcome: Outcome;
@@ -37,15 +42,34 @@ export interface Attempt {
   run?: number;
 }
 
-/** One delivery of a spooled envelope, its `sent_at` moved forward by the time it waited, and what came of it. */
-export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, signal: AbortSignal): Promise<Attempt> {
+/** The body as it goes again: a plain envelope's `sent_at` moved forward by the time it waited, else as stored. */
+function replayBody(row: StoredEnvelope, stored: Buffer): Buffer {
+  if (parseContentEncoding(row.headers["content-encoding"]) !== "identity") return stored;
+  try {
+    return withSentAtMovedForward(stored, Date.now() - row.receivedAt);
+  } catch {
+    // It is written not to throw; if it ever does, the envelope still goes, as it came.
+    return stored;
+  }
+}
+
+/**
+ * One delivery of a spooled envelope and what came of it. `pass` is what the circuit let it
+ * through as: only a probe that ends without a verdict reopens it.
+ */
+export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, pass: UpstreamPass, signal: AbortSignal): Promise<Attempt> {
   const { store, dispatcher, circuit, rateLimits, observer } = config;
   const stored = store.body(row.id);
   if (!stored) {
-    circuit.abandoned();
+    circuit.abandoned(pass);
     return { outcome: "gone", answer: "" };
   }
-  const body = row.headers["content-encoding"] ? stored : withSentAtMovedForward(stored, Date.now() - row.receivedAt);
+  if (config.allowlist && !(await stillAllowed(config.allowlist, row, stored))) {
+    circuit.abandoned(pass);
+    config.logger?.warn({ id: row.id }, "sentry tunnel spool: the envelope's DSN is no longer allowed; dropped unsent");
+    return { outcome: "not_allowed", answer: "" };
+  }
+  const body = replayBody(row, stored);
   let status: number;
   try {
     const response = await dispatcher.request({
@@ -63,7 +87,7 @@ export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, 
     rateLimits.update(row.upstream, response);
   } catch (error) {
     if (signal.aborted) {
-      circuit.abandoned();
+      circuit.abandoned(pass);
       return { outcome: "stopped", answer: "" };
     }
     const code = (error as { code?: unknown }).code;

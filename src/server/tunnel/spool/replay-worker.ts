@@ -1,6 +1,8 @@
 import { type Backoff, backoffDelay } from "./backoff";
+import type { UpstreamPass } from "./circuit";
 import { EnvelopeRetries } from "./envelope-retries";
 import { type Attempt, type AttemptConfig, replayAttempt } from "./replay-attempt";
+import { ReplayQueue } from "./replay-queue";
 import type { StoredEnvelope } from "./types";
 import type { SpoolWriter } from "./writer";
 
@@ -11,31 +13,30 @@ export interface ReplayConfig extends AttemptConfig {
   backoff: Backoff;
   /** Between one envelope's own failed deliveries. */
   retryBackoff: Backoff;
+  /** How long a 429 that names no limit on the envelope's categories holds it. */
+  rateLimitHoldMs: number;
 }
 
-const SCAN_BATCH = 64;
-
 /**
- * Sends the spool to the ingest, oldest first among the envelopes that are due, at most
- * `concurrency` at a time. A failure (unreachable, timeout, 5xx) backs off exponentially with
- * jitter and starts again from the oldest; an open circuit lets only its probe through. An
- * envelope that fails while the ingest is up also waits on its own backoff (EnvelopeRetries),
- * so that it does not hold up the envelopes behind it. Envelopes whose categories are rate
- * limited are skipped until the limit expires. Delivery is at least once: an envelope is
- * removed only after the ingest's 2xx.
+ * Sends the spool to the ingest, oldest first among the envelopes that are due (those that never
+ * failed before those that did, see ReplayQueue), at most `concurrency` at a time. A failure
+ * that may be the ingest's being down (unreachable, timeout, 502/503/504, an error) pauses all
+ * deliveries on an exponential backoff with jitter and starts again from the oldest; one the
+ * ingest answered (another 5xx) pauses only the envelopes that failed before. An open circuit
+ * lets only its probe through. Each envelope that fails also waits on its own backoff
+ * (EnvelopeRetries); one the ingest rate-limits waits for its limit. Nothing is retried without
+ * a wait. Delivery is at least once: an envelope is removed only after the ingest's 2xx.
  */
 export class ReplayWorker {
   readonly #config: ReplayConfig;
   readonly #retries: EnvelopeRetries;
+  readonly #queue: ReplayQueue;
   readonly #inFlight = new Map<number, AbortController>();
   readonly #deliveries = new Set<Promise<void>>();
-  #cursor = 0;
-  // Envelopes read ahead of the cursor, oldest first.
-  #batch: StoredEnvelope[] = [];
-  // The earliest time an envelope skipped since the last restart (not due, or rate limited) may go.
-  #skippedUntil = Number.POSITIVE_INFINITY;
   #failures = 0;
+  // No delivery at all before this; none of an envelope that failed before until #retryingAt.
   #retryAt = 0;
+  #retryingAt = 0;
   #stopped = false;
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
@@ -43,6 +44,7 @@ export class ReplayWorker {
   constructor(config: ReplayConfig) {
     this.#config = config;
     this.#retries = new EnvelopeRetries(config.store, config.circuit, config.retryBackoff, config.logger);
+    this.#queue = new ReplayQueue(config.store);
   }
 
   start(): void {
@@ -57,7 +59,7 @@ export class ReplayWorker {
   /** The circuit opened: failures that may have been the outage's start no longer count, and the oldest go first again. */
   ingestDown(): void {
     this.#retries.ingestDown();
-    this.#restart();
+    this.#queue.restart();
   }
 
   /** Starts nothing new; deliveries under way get `graceMs` to finish, then are aborted (they stay spooled). */
@@ -74,68 +76,52 @@ export class ReplayWorker {
 
   async #run(): Promise<void> {
     while (!this.#stopped) {
-      const { circuit, concurrency } = this.#config;
-      const now = Date.now();
-      const limit = circuit.state === "closed" ? concurrency : 1;
-      let wait = Math.max(this.#retryAt, circuit.state === "open" ? circuit.retryAt : 0) - now;
-      if (wait <= 0 && this.#inFlight.size < limit) {
-        const next = this.#next(now);
-        if (typeof next === "object") {
-          if (circuit.tryUpstream()) {
-            this.#deliver(next);
-            continue;
-          }
-          // Another request is the probe; the circuit's change wakes this loop.
-          wait = circuit.state === "open" ? circuit.retryAt - now : Number.POSITIVE_INFINITY;
-        } else {
-          wait = next;
-        }
-      } else if (wait <= 0) {
-        wait = Number.POSITIVE_INFINITY;
+      let wait: number;
+      try {
+        wait = this.#step(Date.now());
+      } catch (error) {
+        // The store failed (I/O error, or worse): replay pauses, and tries again, for the process's life.
+        this.#config.logger?.error({ err: error }, "sentry tunnel spool: replay failed; retrying after a pause");
+        this.#pause(true);
+        wait = Math.max(this.#retryAt - Date.now(), 1);
       }
-      await this.#sleep(wait);
+      if (wait > 0) await this.#sleep(wait);
     }
     await Promise.all(this.#deliveries);
   }
 
-  /** The next envelope to send, or how long to wait for one (until one is due, or for news). */
-  #next(now: number): StoredEnvelope | number {
-    const { store, writer, rateLimits } = this.#config;
-    // A skipped envelope has come due: start again from the oldest so that it goes in its turn.
-    if (this.#skippedUntil <= now) this.#restart();
-    for (;;) {
-      if (this.#batch.length === 0) {
-        this.#batch = store.after(this.#cursor, SCAN_BATCH);
-        if (this.#batch.length === 0) break;
-      }
-      for (let row = this.#batch[0]; row; row = this.#batch[0]) {
-        // Returned, it stays first: if it cannot go now, the next look starts with it.
-        if (!this.#inFlight.has(row.id) && !writer.isRemoving(row.id)) {
-          const until = Math.max(row.nextAttemptAt, rateLimits.heldUntil(row.upstream, row.categories));
-          if (until <= now) return row;
-          this.#skippedUntil = Math.min(this.#skippedUntil, until);
-        }
-        this.#cursor = row.id;
-        this.#batch.shift();
-      }
+  /** Starts the next delivery if one may go (0), else says how long to wait for one. */
+  #step(now: number): number {
+    const { circuit, concurrency } = this.#config;
+    const limit = circuit.state === "closed" ? concurrency : 1;
+    const wait = Math.max(this.#retryAt, circuit.state === "open" ? circuit.retryAt : 0) - now;
+    if (wait > 0) return wait;
+    if (this.#inFlight.size >= limit) return Number.POSITIVE_INFINITY;
+    const next = this.#queue.next(now, (row) => this.#dueAt(row), this.#retryingAt);
+    if (typeof next === "number") return next;
+    const pass = circuit.tryUpstream();
+    if (pass) {
+      this.#deliver(next, pass);
+      return 0;
     }
-    // End of the spool: the next pass starts again from the oldest.
-    const wait = this.#skippedUntil - now;
-    this.#restart();
-    return wait;
+    // Another request is the probe; the circuit's change wakes this loop.
+    return circuit.state === "open" ? circuit.retryAt - now : Number.POSITIVE_INFINITY;
   }
 
-  #restart(): void {
-    this.#cursor = 0;
-    this.#batch = [];
-    this.#skippedUntil = Number.POSITIVE_INFINITY;
+  #dueAt(row: StoredEnvelope): number | "busy" {
+    if (this.#inFlight.has(row.id) || this.#config.writer.isRemoving(row.id)) return "busy";
+    const limited = this.#config.rateLimits.heldUntil(row.upstream, row.categories);
+    return Math.max(row.nextAttemptAt, this.#retries.heldUntil(row.id), limited);
   }
 
-  #deliver(row: StoredEnvelope): void {
+  #deliver(row: StoredEnvelope, pass: UpstreamPass): void {
     const controller = new AbortController();
     this.#inFlight.set(row.id, controller);
-    const delivery = replayAttempt(this.#config, row, controller.signal)
-      .then((attempt) => this.#settle(row, attempt))
+    const delivery = replayAttempt(this.#config, row, pass, controller.signal)
+      .then(
+        (attempt) => this.#settle(row, attempt),
+        (error: unknown) => this.#errored(row, pass, error),
+      )
       .catch((error: unknown) => this.#config.logger?.error({ err: error, id: row.id }, "sentry tunnel spool: replay failed"))
       .finally(() => {
         this.#inFlight.delete(row.id);
@@ -146,19 +132,45 @@ export class ReplayWorker {
   }
 
   #settle(row: StoredEnvelope, { outcome, answer, run }: Attempt): void {
-    if (outcome === "delivered" || outcome === "refused") this.#config.writer.remove(row.id);
-    if (outcome === "refused") this.#config.observer?.spoolDropped?.("rejected", 1);
+    const { writer, observer, rateLimits, rateLimitHoldMs } = this.#config;
+    if (outcome === "delivered" || outcome === "refused" || outcome === "not_allowed") {
+      writer.remove(row.id);
+      this.#retries.forget(row.id);
+    }
+    if (outcome === "refused") observer?.spoolDropped?.("rejected", 1);
+    if (outcome === "not_allowed") observer?.spoolDropped?.("dsn_not_allowed", 1);
+    if (outcome === "held") {
+      // A 429 whose headers leave this envelope free (Retry-After: 0, a past date, other categories) still holds it.
+      const now = Date.now();
+      const limited = rateLimits.heldUntil(row.upstream, row.categories);
+      this.#retries.held(row, limited > now ? limited : now + rateLimitHoldMs);
+    }
     if (outcome === "failed" || outcome === "failed_maybe_down") this.#retries.failed(row, answer, run);
     if (outcome === "failed" || outcome === "failed_maybe_down" || outcome === "ingest_down") {
-      this.#retryAt = Date.now() + backoffDelay(this.#config.backoff, this.#failures);
-      this.#failures += 1;
-      this.#restart();
-    } else if (outcome !== "stopped" && outcome !== "gone") {
+      this.#pause(outcome !== "failed");
+    } else if (outcome !== "stopped" && outcome !== "gone" && outcome !== "not_allowed") {
       this.#failures = 0;
       this.#retryAt = 0;
+      this.#retryingAt = 0;
     }
   }
 
+  /** The delivery threw: the envelope and the worker wait as after a failure. */
+  #errored(row: StoredEnvelope, pass: UpstreamPass, error: unknown): void {
+    this.#config.logger?.error({ err: error, id: row.id }, "sentry tunnel spool: replay failed; retrying this envelope later");
+    this.#config.circuit.abandoned(pass);
+    this.#retries.errored(row);
+    this.#pause(true);
+  }
+
+  /** Backs off: every delivery (`all`), or only those of envelopes that failed before. */
+  #pause(all: boolean): void {
+    const until = Date.now() + backoffDelay(this.#config.backoff, this.#failures);
+    this.#failures += 1;
+    this.#retryingAt = until;
+    if (all) this.#retryAt = until;
+    this.#queue.restart();
+  }
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(done, Math.min(ms, 2 ** 31 - 1)) : undefined;

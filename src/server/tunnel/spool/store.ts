@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
@@ -47,6 +47,26 @@ function openDatabase(file: string): Database.Database {
   }
 }
 
+/** Which envelopes a scan reads: all, those that never failed, or those that did. */
+export type ScanTier = "all" | "fresh" | "retrying";
+
+const SCAN_COLUMNS = "id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at";
+const SCAN_FILTERS: Record<ScanTier, string> = { all: "", fresh: "AND attempts = 0", retrying: "AND attempts > 0" };
+
+/** A second name for the store's WAL, if it has one (a copy where links are not supported). */
+function keepWal(file: string): string | undefined {
+  const wal = `${file}-wal`;
+  if (!existsSync(wal)) return undefined;
+  const kept = `${wal}.kept`;
+  rmSync(kept, { force: true });
+  try {
+    linkSync(wal, kept);
+  } catch {
+    copyFileSync(wal, kept);
+  }
+  return kept;
+}
+
 /** The spool's SQLite database: envelopes in arrival order, with running totals for the caps. */
 export class SpoolStore {
   readonly database: Database.Database;
@@ -55,7 +75,7 @@ export class SpoolStore {
   readonly #insert;
   readonly #remove;
   readonly #oldest;
-  readonly #after;
+  readonly #after: Record<ScanTier, Database.Statement>;
   readonly #body;
   readonly #olderThan;
   readonly #reschedule;
@@ -65,12 +85,18 @@ export class SpoolStore {
     const file = path.join(path.resolve(dir), FILE);
     try {
       mkdirSync(path.dirname(file), { recursive: true });
+      // The WAL may hold acknowledged envelopes not yet checkpointed, and SQLite deletes it when
+      // it closes a store found corrupt: a link to it goes aside with the store.
+      const wal = keepWal(file);
       try {
-        return new SpoolStore(openDatabase(file));
+        const store = new SpoolStore(openDatabase(file));
+        if (wal) rmSync(wal, { force: true });
+        return store;
       } catch (error) {
         if (!CORRUPT_CODES.has((error as { code?: string }).code ?? "")) throw error;
         const aside = `${file}.corrupt-${Date.now()}`;
         renameSync(file, aside);
+        if (wal) renameSync(wal, `${aside}-wal`);
         for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
         logger?.error({ file, movedTo: aside, err: (error as Error).message }, "sentry tunnel spool: store is corrupt; moved aside, starting a fresh one");
         return new SpoolStore(openDatabase(file));
@@ -88,10 +114,9 @@ export class SpoolStore {
     );
     this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes");
     this.#oldest = heldStatement(database, "SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
-    this.#after = heldStatement(
-      database,
-      "SELECT id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at FROM envelopes WHERE id > ? ORDER BY id LIMIT ?",
-    );
+    const scan = (tier: ScanTier) =>
+      heldStatement(database, `SELECT ${SCAN_COLUMNS} FROM envelopes WHERE id > ? ${SCAN_FILTERS[tier]} ORDER BY id LIMIT ?`);
+    this.#after = { all: scan("all"), fresh: scan("fresh"), retrying: scan("retrying") };
     this.#body = heldStatement(database, "SELECT body FROM envelopes WHERE id = ?").pluck();
     this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
     this.#reschedule = heldStatement(database, "UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
@@ -108,24 +133,31 @@ export class SpoolStore {
     return { envelopes: this.#envelopes, bytes: this.#bytes, oldestReceivedAt: oldest?.received_at };
   }
 
-  /** Writes envelopes in one transaction (one fsync), dropping the oldest first to stay within `maxBytes`; returns how many were dropped. */
+  /**
+   * Writes envelopes in one transaction (one fsync), dropping the oldest first to stay within
+   * `maxBytes`; returns how many were dropped. The entries must fit in `maxBytes` together.
+   */
   insert(entries: readonly SpoolEntry[], maxBytes: number): number {
     const incoming = entries.reduce((sum, entry) => sum + entry.body.length, 0);
+    if (incoming > maxBytes) throw new RangeError("spool insert: the envelopes exceed the spool's byte cap together");
     // Totals change only once the transaction has committed.
     const [count, bytes] = this.database.transaction((): [number, number] => {
-      let count = 0;
-      let bytes = 0;
-      while (this.#bytes - bytes + incoming > maxBytes && this.#envelopes - count > 0) {
-        bytes += this.#delete((this.#oldest.get() as { id: number }).id) ?? 0;
-        count += 1;
-      }
+      const dropped = this.#dropOldest(maxBytes - incoming);
       for (const { receivedAt, upstream, headers, categories, body } of entries) {
         this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), body.length, body);
       }
-      return [count, bytes];
+      return dropped;
     })();
     this.#envelopes += entries.length - count;
     this.#bytes += incoming - bytes;
+    return count;
+  }
+
+  /** Drops the oldest envelopes until the spool holds at most `maxBytes` (a cap lowered since they came); returns how many. */
+  trimTo(maxBytes: number): number {
+    const [count, bytes] = this.database.transaction(() => this.#dropOldest(maxBytes))();
+    this.#envelopes -= count;
+    this.#bytes -= bytes;
     return count;
   }
 
@@ -156,9 +188,9 @@ export class SpoolStore {
     return sizes.length;
   }
 
-  /** Up to `limit` envelopes after `id`, oldest first, without their bodies. */
-  after(id: number, limit: number): StoredEnvelope[] {
-    return (this.#after.all(id, limit) as Row[]).map((row) => ({
+  /** Up to `limit` envelopes of `tier` after `id`, oldest first, without their bodies. */
+  after(id: number, limit: number, tier: ScanTier = "all"): StoredEnvelope[] {
+    return (this.#after[tier].all(id, limit) as Row[]).map((row) => ({
       id: row.id,
       receivedAt: row.received_at,
       upstream: { origin: row.origin, path: row.path },
@@ -177,6 +209,17 @@ export class SpoolStore {
 
   close(): void {
     if (this.database.open) this.database.close();
+  }
+
+  /** Inside a transaction: deletes the oldest until at most `room` bytes are left; [count, bytes] deleted. */
+  #dropOldest(room: number): [number, number] {
+    let count = 0;
+    let bytes = 0;
+    while (this.#bytes - bytes > room && this.#envelopes - count > 0) {
+      bytes += this.#delete((this.#oldest.get() as { id: number }).id) ?? 0;
+      count += 1;
+    }
+    return [count, bytes];
   }
 
   /** The removed envelope's size, or undefined if it was already gone. */

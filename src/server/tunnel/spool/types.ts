@@ -34,6 +34,6 @@ export interface SpoolStats {
 }
 
 /** Why envelopes left the spool undelivered. */
-export type SpoolDropReason = "max_age" | "max_bytes" | "rejected";
+export type SpoolDropReason = "max_age" | "max_bytes" | "rejected" | "dsn_not_allowed";
 
 export type CircuitState = "closed" | "open" | "half_open";

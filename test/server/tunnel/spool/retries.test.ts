@@ -1,33 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type SpoolOptions, SpoolStore } from "../../../../src/server/tunnel/spool";
 import type { FakeResponse } from "../../../support/fake-ingest";
-import { startTunnel, until } from "../harness";
-import { datedEnvelope, sharedFakeIngest, spoolDir, spoolEntry, spoolOptions } from "./spool-harness";
+import { until } from "../harness";
+import { datedEnvelope, sharedFakeIngest, tunnelOverSpool } from "./spool-harness";
 
 const ingest = sharedFakeIngest();
 
 const arrivals = (tag: string) => ingest.fake.requests.filter((r) => r.complete && r.body.includes(`"message":"${tag}"`));
 const retryWarnings = (log: { msg: string; obj: object }[]) => log.filter((line) => line.msg.includes("retrying this envelope later"));
-
-/** A tunnel whose spool already holds these envelopes, oldest first, with the store at hand to read. */
-async function tunnelOverSpool(tags: string[], spool: Partial<SpoolOptions> = {}) {
-  const dir = spoolDir();
-  const store = SpoolStore.open(dir.dir);
-  const upstream = { origin: ingest.fake.origin, path: "/api/42/envelope/" };
-  store.insert(
-    tags.map((tag) => spoolEntry(datedEnvelope(ingest.dsn, tag), { upstream })),
-    1 << 30,
-  );
-  const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], headersTimeoutMs: 500, spool: spoolOptions(dir.dir, { store, ...spool }) });
-  return {
-    ...tunnel,
-    store,
-    close: async () => {
-      await tunnel.close();
-      dir.remove();
-    },
-  };
-}
 
 const POISON_ANSWERS: { name: string; answer: Partial<FakeResponse>; label: string }[] = [
   { name: "answers 500 to", answer: { status: 500, body: "internal error" }, label: "500" },
@@ -38,9 +17,9 @@ describe.each(POISON_ANSWERS)("an envelope the ingest $name while it takes the o
   it("goes on its own growing backoff while the envelopes behind it are delivered at once, and stays spooled", async () => {
     ingest.fake.answerFor = (body) => (body.includes('"message":"poison"') ? answer : undefined);
     const behind = ["behind-1", "behind-2", "behind-3"];
-    const tunnel = await tunnelOverSpool(["poison", ...behind], { retryBackoff: { baseMs: 100, capMs: 60_000 } });
+    const tunnel = await tunnelOverSpool(ingest, ["poison", ...behind].map((tag) => datedEnvelope(ingest.dsn, tag)), { spool: { retryBackoff: { baseMs: 100, capMs: 60_000 } } });
     try {
-      await until(() => behind.every((tag) => arrivals(tag).length === 1), 2_000);
+      await until(() => behind.every((tag) => arrivals(tag).length === 1), 5_000);
       await until(() => tunnel.store.after(0, 10)[0]?.attempts === 5, 10_000);
       const [poison, ...rest] = tunnel.store.after(0, 10);
       expect(rest).toEqual([]);
@@ -72,7 +51,7 @@ describe.each(POISON_ANSWERS)("an envelope the ingest $name while it takes the o
 it("counts no attempts for an outage, undoing those counted before the circuit opened, and delivers oldest first once the ingest is back", async () => {
   ingest.fake.response.status = 503;
   const tags = ["down-1", "down-2", "down-3"];
-  const tunnel = await tunnelOverSpool(tags);
+  const tunnel = await tunnelOverSpool(ingest, tags.map((tag) => datedEnvelope(ingest.dsn, tag)));
   try {
     // Three failures open the circuit; probes follow.
     await until(() => ingest.fake.requests.filter((r) => r.complete).length >= 6, 5_000);

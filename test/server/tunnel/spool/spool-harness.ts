@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
-import type { SpoolOptions } from "../../../../src/server/tunnel/spool";
+import { type SpoolOptions, SpoolStore } from "../../../../src/server/tunnel/spool";
 import type { SpoolEntry } from "../../../../src/server/tunnel/spool/types";
 import type { TunnelOptions } from "../../../../src/server/tunnel/types";
 import { startTunnel, type TunnelServer } from "../harness";
@@ -85,4 +85,37 @@ export function sharedFakeIngest(): { fake: FakeIngest; dsn: string } {
   afterEach(() => fixture.fake.reset());
   afterAll(() => fixture.fake.close());
   return fixture;
+}
+
+export interface SpoolSetup {
+  spool?: Partial<SpoolOptions>;
+  /** Fields every stored envelope gets (arrival time, headers). */
+  entry?: Partial<SpoolEntry>;
+  /** Runs on the filled store before replay starts (to break it). */
+  prepare?: (store: SpoolStore) => void;
+}
+
+/** A tunnel whose spool already holds these envelopes, oldest first, with the store at hand to read (and to break). */
+export async function tunnelOverSpool(
+  ingest: { fake: FakeIngest; dsn: string },
+  bodies: Buffer[],
+  { spool = {}, entry = {}, prepare }: SpoolSetup = {},
+): Promise<TunnelServer & { store: SpoolStore }> {
+  const dir = spoolDir();
+  const store = SpoolStore.open(dir.dir);
+  const upstream = { origin: ingest.fake.origin, path: "/api/42/envelope/" };
+  store.insert(
+    bodies.map((body) => spoolEntry(body, { upstream, ...entry })),
+    1 << 30,
+  );
+  prepare?.(store);
+  const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], headersTimeoutMs: 500, spool: spoolOptions(dir.dir, { store, ...spool }) });
+  return {
+    ...tunnel,
+    store,
+    close: async () => {
+      await tunnel.close();
+      dir.remove();
+    },
+  };
 }

@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SpoolOpenError, SpoolStore } from "../../../../src/server/tunnel/spool";
 import { SCHEMA_VERSION } from "../../../../src/server/tunnel/spool/schema";
+import { SpoolWriter } from "../../../../src/server/tunnel/spool/writer";
 import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
 import { memoryLog, send, startTunnel, until } from "../harness";
 import { datedEnvelope, spoolDir, spoolEntry, spoolOptions } from "./spool-harness";
@@ -88,6 +89,27 @@ describe("the store", () => {
     expect(lines.filter((line) => line.level === "error")).toHaveLength(1);
   });
 
+  it("moves a corrupt store's WAL aside with it: acknowledged envelopes not yet checkpointed are kept", () => {
+    const dir = fresh();
+    writeFileSync(path.join(dir, "spool.sqlite"), Buffer.alloc(8192, 7));
+    writeFileSync(path.join(dir, "spool.sqlite-wal"), "acknowledged, not yet checkpointed");
+    SpoolStore.open(dir).close();
+    const aside = readdirSync(dir).find((file) => /^spool\.sqlite\.corrupt-\d+$/.test(file));
+    expect(readFileSync(path.join(dir, `${aside}-wal`), "utf8")).toBe("acknowledged, not yet checkpointed");
+  });
+
+  it("writes one group commit larger than the byte cap in parts, each dropping the oldest, and ends within the cap", async () => {
+    const store = SpoolStore.open(fresh());
+    store.insert([entry("old")], 250);
+    const drops: number[] = [];
+    const writer = new SpoolWriter(store, 250, { capDrop: (count) => drops.push(count), removeError: () => {} }, () => 10);
+    await Promise.all(["a", "b", "c"].map((tag) => writer.add(entry(tag))));
+    expect(store.stats()).toMatchObject({ envelopes: 2, bytes: 200 });
+    expect(drops.reduce((sum, count) => sum + count, 0)).toBe(2);
+    expect(() => store.insert([entry("x"), entry("y"), entry("z")], 250)).toThrow(RangeError);
+    store.close();
+  });
+
   it("refuses a directory that cannot be opened, or one another process holds", () => {
     expect(() => SpoolStore.open("/dev/null/spool")).toThrow(SpoolOpenError);
     const dir = fresh();
@@ -129,6 +151,27 @@ describe("a spool that cannot be written", () => {
       fake.response.status = 200;
       expect((await send(tunnel.port, "/monitoring?p=42", { body: datedEnvelope(dsn, "later") })).status).toBe(200);
       fake.response.status = 503;
+    } finally {
+      await tunnel.close();
+    }
+  });
+
+  it("applies a byte cap lowered since the last run at start, dropping the oldest and counting them", async () => {
+    const dir = fresh();
+    const store = SpoolStore.open(dir);
+    const upstream = { origin: fake.origin, path: "/api/42/envelope/" };
+    const bodies = Array.from({ length: 10 }, (_, i) => datedEnvelope(dsn, `kept-${i}`));
+    const size = bodies[0]?.length as number;
+    store.insert(
+      bodies.map((body) => spoolEntry(body, { upstream })),
+      1 << 30,
+    );
+    store.close();
+    // The ingest answers 503: nothing leaves the spool but what the cap drops.
+    const tunnel = await startTunnel({ allowedDsns: [dsn], spool: spoolOptions(dir, { maxBytes: 5 * size, maxEnvelopeBytes: size }) });
+    try {
+      expect(tunnel.tunnel.spoolStats?.()).toMatchObject({ envelopes: 5, bytes: 5 * size });
+      expect(tunnel.counts.dropped).toEqual({ max_bytes: 5 });
     } finally {
       await tunnel.close();
     }

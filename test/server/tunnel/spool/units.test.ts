@@ -1,7 +1,7 @@
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { backoffDelay } from "../../../../src/server/tunnel/spool/backoff";
-import { envelopeCategories } from "../../../../src/server/tunnel/spool/categories";
+import { envelopeCategories, MAX_DECODED_CATEGORY_BYTES } from "../../../../src/server/tunnel/spool/categories";
 import { Circuit } from "../../../../src/server/tunnel/spool/circuit";
 import { UpstreamRateLimits } from "../../../../src/server/tunnel/spool/rate-limits";
 import { withSentAtMovedForward } from "../../../../src/server/tunnel/spool/sent-at";
@@ -23,17 +23,61 @@ describe("withSentAtMovedForward", () => {
   });
 });
 
+describe("withSentAtMovedForward with odd headers", () => {
+  it("never throws: a sent_at that cannot move (the largest date or just before it, or not a date) leaves the body as stored", () => {
+    for (const sentAt of ["+275760-09-13T00:00:00.000Z", "+275760-09-12T23:59:30.000Z", "not a date", ""]) {
+      const body = Buffer.from(`{"sent_at":"${sentAt}"}\n{"type":"event"}\n{}`);
+      expect(withSentAtMovedForward(body, 60_000)).toBe(body);
+    }
+  });
+
+  it("moves the top-level sent_at, not a nested one with the same value written after it", () => {
+    const body = Buffer.from('{"sent_at":"2024-01-01T00:00:00Z","trace":{"sent_at":"2024-01-01T00:00:00Z"}}\n');
+    expect(withSentAtMovedForward(body, 1_000).toString()).toBe('{"sent_at":"2024-01-01T00:00:01.000Z","trace":{"sent_at":"2024-01-01T00:00:00Z"}}\n');
+  });
+
+  it("keeps every other byte as sent, an invalid UTF-8 byte in the header included", () => {
+    const body = Buffer.concat([Buffer.from('{"user":"'), Buffer.from([0xff, 0xc3]), Buffer.from('","sent_at":"2024-01-01T00:00:00Z"}\n{"type":"event"}\n'), Buffer.from([0xfe])]);
+    const expected = Buffer.concat([Buffer.from('{"user":"'), Buffer.from([0xff, 0xc3]), Buffer.from('","sent_at":"2024-01-01T00:00:01.000Z"}\n{"type":"event"}\n'), Buffer.from([0xfe])]);
+    expect(withSentAtMovedForward(body, 1_000).equals(expected)).toBe(true);
+  });
+
+  it("leaves alone a sent_at spelled with escapes, a duplicate key whose last value is no string, and a header that is no object", () => {
+    for (const header of ['{"sent_at":"2024-01-01T00:00:00\\u005a"}', '{"sent_at":"2024-01-01T00:00:00Z","sent_at":5}', '["sent_at","2024-01-01T00:00:00Z"]']) {
+      const body = Buffer.from(`${header}\n{}`);
+      expect(withSentAtMovedForward(body, 1_000)).toBe(body);
+    }
+  });
+});
+
 describe("envelopeCategories", () => {
   const envelope = '{"dsn":"x"}\n{"type":"event"}\n{"a":1}\n{"type":"attachment","length":5}\n12\n45\n{"type":"client_report"}\n{}\n';
 
-  it("reads item types, skipping payloads by length, plain or compressed", () => {
-    expect(envelopeCategories(Buffer.from(envelope), "identity")).toEqual(["error", "attachment", "internal"]);
-    expect(envelopeCategories(gzipSync(envelope), "gzip")).toEqual(["error", "attachment", "internal"]);
+  it("reads item types, skipping payloads by length, plain or compressed", async () => {
+    expect(await envelopeCategories(Buffer.from(envelope), "identity")).toEqual(["error", "attachment", "internal"]);
+    expect(await envelopeCategories(gzipSync(envelope), "gzip")).toEqual(["error", "attachment", "internal"]);
+    expect(await envelopeCategories(brotliCompressSync(envelope), "br")).toEqual(["error", "attachment", "internal"]);
+    expect(await envelopeCategories(deflateSync(envelope), "deflate")).toEqual(["error", "attachment", "internal"]);
   });
 
-  it("is * when the envelope cannot be read", () => {
-    expect(envelopeCategories(Buffer.from("not gzip"), "gzip")).toEqual(["*"]);
-    expect(envelopeCategories(Buffer.from('{"dsn":"x"}\nnot json\n'), "identity")).toEqual(["*"]);
+  it("is * when the envelope cannot be read", async () => {
+    expect(await envelopeCategories(Buffer.from("not gzip"), "gzip")).toEqual(["*"]);
+    expect(await envelopeCategories(Buffer.from('{"dsn":"x"}\nnot json\n'), "identity")).toEqual(["*"]);
+  });
+
+  it("decodes a compressed envelope off the event loop, and stops at a bound: one whose items lie past it is *", async () => {
+    const payload = 4 * MAX_DECODED_CATEGORY_BYTES;
+    const far = Buffer.concat([Buffer.from(`{"dsn":"x"}\n{"type":"event","length":${payload}}\n`), Buffer.alloc(payload), Buffer.from('\n{"type":"attachment"}\n{}\n')]);
+    const bomb = brotliCompressSync(far);
+    expect(bomb.length).toBeLessThan(1024);
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    expect(await envelopeCategories(bomb, "br")).toEqual(["*"]);
+    // The event loop turned while it decoded: the work was not one synchronous block.
+    expect(turned).toBe(true);
+    expect(await envelopeCategories(gzipSync(far), "gzip")).toEqual(["*"]);
   });
 });
 
@@ -43,19 +87,36 @@ describe("Circuit", () => {
     const states: string[] = [];
     const circuit = new Circuit(2, { baseMs: 100, capMs: 100 }, (state) => states.push(state), () => now);
     circuit.failed();
-    expect(circuit.tryUpstream()).toBe(true);
+    expect(circuit.tryUpstream()).toBe("closed");
     circuit.failed();
     expect(circuit.state).toBe("open");
-    expect(circuit.tryUpstream()).toBe(false);
+    expect(circuit.tryUpstream()).toBe(undefined);
     now = 100;
-    expect(circuit.tryUpstream()).toBe(true);
-    expect(circuit.tryUpstream()).toBe(false);
+    expect(circuit.tryUpstream()).toBe("probe");
+    expect(circuit.tryUpstream()).toBe(undefined);
     circuit.failed();
     expect(circuit.state).toBe("open");
     now = 200;
-    expect(circuit.tryUpstream()).toBe(true);
+    expect(circuit.tryUpstream()).toBe("probe");
     circuit.succeeded();
     expect(states).toEqual(["open", "half_open", "open", "half_open", "closed"]);
+  });
+
+  it("is reopened by its probe ending without a verdict, not by a request let through before it opened", () => {
+    let now = 0;
+    const circuit = new Circuit(1, { baseMs: 100, capMs: 100 }, undefined, () => now);
+    const early = circuit.tryUpstream();
+    circuit.failed();
+    now = 100;
+    const probe = circuit.tryUpstream();
+    expect([early, probe]).toEqual(["closed", "probe"]);
+    // The early request's client went away while the probe is in flight: no second probe.
+    circuit.abandoned(early);
+    expect(circuit.state).toBe("half_open");
+    expect(circuit.tryUpstream()).toBe(undefined);
+    circuit.abandoned(probe);
+    expect(circuit.state).toBe("open");
+    expect(circuit.tryUpstream()).toBe("probe");
   });
 
   it("backs off exponentially with jitter, capped", () => {
@@ -73,7 +134,7 @@ describe("UpstreamRateLimits", () => {
 
   it("holds the limited categories of one project only, until the limit expires", () => {
     let now = 1_000;
-    const limits = new UpstreamRateLimits(() => now);
+    const limits = new UpstreamRateLimits(60_000, () => now);
     limits.update(upstream, { statusCode: 429, headers: { "x-sentry-rate-limits": "60:transaction;replay:organization, 10::project" } });
     expect(limits.heldUntil(upstream, ["transaction"])).toBe(61_000);
     expect(limits.heldUntil(upstream, ["error"])).toBe(11_000);
@@ -85,7 +146,7 @@ describe("UpstreamRateLimits", () => {
   });
 
   it("reads Retry-After, and a bare 429 as 60 seconds for everything", () => {
-    const limits = new UpstreamRateLimits(() => 0);
+    const limits = new UpstreamRateLimits(60_000, () => 0);
     limits.update(upstream, { statusCode: 503, headers: { "retry-after": "5" } });
     expect(limits.heldUntil(upstream, ["error"])).toBe(5_000);
     limits.update(other, { statusCode: 429, headers: {} });
