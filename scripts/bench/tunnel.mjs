@@ -86,8 +86,8 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
       for (const name of Object.keys(targets)) results[`${name}|${size}`] = medianRun(runs[name]);
     }
 
-    // Judged paired (the throughput target): one after the other, the relay's and ours' rounds
-    // swung by a quarter on this shared VM. Last, as it pins the servers to one core.
+    // Judged paired, as rounds one after the other swing on a shared VM
+    // (docs/decisions/0001-benchmarks-judged-paired.md). Last, as it pins the servers to one core.
     const pairs = await pairedAgainstRelay({ relay, ours, koa }, dsn, { sizes, connections, paired });
     const production = await onProductionNode(ingest, dsn, { sizes, connections, paired });
 
