@@ -30,7 +30,7 @@ RUN --mount=type=secret,id=sentry_auth_token \
 # better-sqlite3) and what they depend on are all the runtime needs from node_modules.
 RUN node scripts/image/runtime-modules.mjs /app/runtime
 # Node's module compile cache for the server, filled by starting it once here: a container's
-# first start then loads compiled code instead of compiling the server (BENCHMARKS.md, start-up).
+# first start then loads compiled code instead of compiling the server (docs/decisions/0006-compile-cache-per-uid.md).
 # Made with the image's Node, for the paths it runs from (/app/dist, /app/node_modules), and by
 # the user it runs as: Node keeps one cache per user id. Readable by all, since COPY makes it root's.
 RUN mkdir /app/compile-cache && chown 1000:1000 /app/compile-cache

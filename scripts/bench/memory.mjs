@@ -107,8 +107,8 @@ function uploadRows(label, runs, relayRuns) {
 /**
  * Rows for the one 100 MiB envelope on production's Node (the Dockerfile's), when it differs from this
  * one: shown, not judged (the targets are judged on this machine's Node, as the tunnel's are).
- * Its garbage collector frees the parser's body buffers on another schedule (BENCHMARKS.md,
- * issue 15's sixth pass).
+ * Its garbage collector frees the parser's body buffers on another schedule
+ * (docs/decisions/0017-upload-memory-set-by-the-gc.md).
  */
 async function onProductionNode(ingest, dsn, rounds) {
   const production = productionNode();

@@ -118,7 +118,7 @@ export async function payload() {
       row(`JS at page load with Sentry and tracing on (tracing chunk instead, ${tracingUrls.length} files)`, plus(tracingChunk)),
       row("CSS", css, false),
     ],
-    // Issue 15's targets: 71 KiB before route code splitting, at most 5 KiB more with it; the
+    // The targets: 71 KiB before route code splitting, at most 5 KiB more with it; the
     // Sentry chunk is fetched on every page of a site with a DSN.
     verdicts: [
       target("Payload: initial JS for / <= 76 KiB gzip", initial.gzip <= INITIAL_LIMIT, fmt.kib(initial.gzip)),

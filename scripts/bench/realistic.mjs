@@ -1,4 +1,4 @@
-// Figure 7 (issue 15, targets 1 and 3): a realistic page, a loader's 1,000 rows rendered as a
+// Figure 7: a realistic page, a loader's 1,000 rows rendered as a
 // table, ours with Sentry on (tracing off) against a bare node:http server rendering the same
 // tree with the same React call; and the data request a navigation to that page makes.
 // The page lives in a bench-only app (realistic-app/) built into its own directory, so the

@@ -5,7 +5,7 @@ import { pairedRatio } from "./lib/paired.mjs";
 import { OUT, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, target } from "./lib/stats.mjs";
 
-// Issue 15: our own middleware, routing, headers, metrics and payload may cost at most 15 % more
+// The target: our own middleware, routing, headers, metrics and payload may cost at most 15 % more
 // CPU per page than the same render as a bare Koa app's only middleware.
 const MAX_CPU_OVER_KOA = 1.15;
 

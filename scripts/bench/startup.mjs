@@ -54,7 +54,7 @@ export async function startup({ spawns, edits }) {
  * Spawn to first /readyz 200 of the production build, Sentry off and on, with this Node and
  * with the production one (the Dockerfile's, see production-node.mjs): start-up depends on
  * the runtime (module loading, Sentry's module hooks). Rounds interleave the configurations.
- * The target (issue 15) is production's: Sentry on, production's Node; the rest is context.
+ * The target is production's: Sentry on, production's Node; the rest is context.
  */
 async function productionStartup(spawns) {
   const production = productionNode();

@@ -44,8 +44,8 @@ export function dedupe({ root, packages }) {
 /**
  * A CommonJS package that runs when one of its exports is first used rather than when it is
  * required. Koa requires mime-types as it loads (through accepts, type-is and its response), and
- * mime-types ranks its 2,500 types into extension tables as it runs: ≈ 12 ms of start-up
- * (measured in start-up profiles) for functions that only static assets and plain-text answers
+ * mime-types ranks its 2,500 types into extension tables as it runs, a visible share of start-up
+ * (docs/decisions/0016-start-up-loads-on-first-use.md), for functions that only static assets and plain-text answers
  * call; pages and JSON answers set their Content-Type themselves. The stand-in has the package's
  * export names (read here, at build time): its functions call through, its other exports are
  * getters, and either runs the package once.

@@ -2,7 +2,7 @@
 // Fills Node's module compile cache (V8 code cache on disk, Node 22.1+) for the production
 // server: the image ships it, so a container's first start loads the server's compiled code
 // instead of parsing and compiling ~3 MB of JavaScript, most of start-up with Sentry on
-// (BENCHMARKS.md). The server runs once with a DSN (so the Sentry SDK and the tunnel load too)
+// (docs/decisions/0006-compile-cache-per-uid.md). The server runs once with a DSN (so the Sentry SDK and the tunnel load too)
 // until /readyz answers, then stops; Node writes the cache as it exits. The cache is keyed by
 // Node version and each file's path and contents, so it must be made with the image's Node,
 // for the files at the paths the image runs them from.

@@ -34,7 +34,7 @@ const publicDsn = browserDsn(env);
 const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
 // Loaded only when used, side by side: instrument.ts initialised Sentry when SENTRY_DSN is set
 // (otherwise its SDK is never loaded), and with no DSN at all there is nothing to relay to, so
-// the tunnel and its HTTP client (undici, ≈ 10 % of start-up) are not even loaded.
+// the tunnel and its HTTP client (undici) are not even loaded (docs/decisions/0016-start-up-loads-on-first-use.md).
 const [reporting, tunnelModule] = await Promise.all([
   env.SENTRY_DSN ? import("./monitoring/request-monitoring") : undefined,
   allowedDsns.length > 0 ? import("./tunnel") : undefined,

@@ -5,7 +5,7 @@
 // Stack traces map to the TypeScript sources for every module loaded from here on (so this file
 // imports nothing statically). Enabled here rather than with --enable-source-maps: the flag also
 // makes util.getCallSites map its frames, which pino calls as it creates a logger, parsing the
-// server bundle's whole source map before the first request (≈ 15 ms of start-up, measured).
+// server bundle's whole source map before the first request (docs/decisions/0016-start-up-loads-on-first-use.md).
 process.setSourceMapsEnabled(true);
 
 const { loadEnvOrExit } = await import("./config/env.server");

@@ -8,7 +8,7 @@ import { fmt, medianRun } from "./stats.mjs";
  * Returns the median run of each target at each connection count, keyed `name|connections`.
  * `pinned`: every server on CPU 0 and the load generator on CPU 1 (taskset), so the scheduler
  * cannot put the two on one core for some runs and not others: with heavy pages at many
- * connections, unpinned runs of one server fell into two modes about 1.6× apart.
+ * connections, unpinned runs of one server fell into two modes (docs/decisions/0002-realistic-bench-pinned.md).
  */
 export async function measureInterleaved(targets, { connections, rounds, warmupSec, durationSec, pinned = false }) {
   if (pinned) for (const { proc } of Object.values(targets)) await pinToCpu0(proc);

@@ -1,5 +1,5 @@
 // The results as Markdown: printed, and written between markers in BENCHMARKS.md so the
-// hand-written sections around them (profiles, findings) survive a re-run.
+// hand-written method around them survives a re-run.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 const START = "<!-- bench:results:start -->";

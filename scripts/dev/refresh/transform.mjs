@@ -1,8 +1,7 @@
 // The registration calls React Fast Refresh needs, added to the dev client build's .tsx/.jsx
 // files by oxc-transform (TypeScript and JSX compiled on the way; esbuild bundles the result).
-// oxc over Babel's react-refresh plugin and SWC: measured on HomePage.tsx, it loads in ~10 ms
-// and transforms in ~0.1 ms (SWC ~30 ms and ~0.25 ms; Babel 7 ~200 ms and ~5 ms; Babel 8 needs
-// Node 22), its native package is ~4 MB (SWC's ~11 MB) and it has no install script. JSX goes
+// oxc over Babel's react-refresh plugin and SWC: it loads and transforms faster, its native
+// package is smaller and it has no install script (docs/decisions/0007-oxc-for-fast-refresh.md). JSX goes
 // to react/jsx-runtime as esbuild's did: React 19 ignores jsxDEV's source locations, and their
 // larger source maps made every rebuild slower.
 import { readFileSync } from "node:fs";

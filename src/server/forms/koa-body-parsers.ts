@@ -1,6 +1,6 @@
-// koa-body and formidable (with co-body, raw-body, iconv-lite and a mime-db copy: about 40 % of
+// koa-body and formidable (with co-body, raw-body, iconv-lite and a mime-db copy: a large part of
 // the server bundle) are only needed once a POST body arrives, so body-parser.ts imports this
-// module on first use and start-up never compiles them.
+// module on first use and start-up never compiles them (docs/decisions/0016-start-up-loads-on-first-use.md).
 import { multipart } from "formidable";
 import type { Context } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";

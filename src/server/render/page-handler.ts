@@ -134,7 +134,7 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
   let lastReported: { error: unknown; eventId: string | undefined } | undefined;
   // Remembers the shell's error's event id for the error page. Passed beside the page, never
   // assigned to page.onError: reassigning that field was measured to keep every page's objects
-  // (React's render included) alive past young-generation GC, promoted to the old space.
+  // (React's render included) alive past young-generation GC (docs/decisions/0019-per-page-objects-die-young.md).
   const onError = (error: unknown) => {
     lastReported = { error, eventId: page.onError(error) };
     return lastReported.eventId;

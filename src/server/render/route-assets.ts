@@ -5,8 +5,8 @@ export interface RouteAssets {
   styles: string[];
   /**
    * A `Link` header preloading the entry's chunks and the matched routes' code, so hydration
-   * need not wait for a second round trip. A header rather than `<link>` elements: React
-   * rendering a dozen more head elements measured about a sixth of the page's render cost.
+   * need not wait for a second round trip. A header rather than `<link>` elements, which made
+   * every render dearer (docs/decisions/0020-module-preloads-as-link-header.md).
    */
   preloadHeader: string;
 }

@@ -46,8 +46,7 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
       if (settled) return;
       settled = true;
       // Writing is left to the next turn of the event loop: after React's own start-up
-      // callback, and together with other requests' writes. Measured: ~25 % more pages per
-      // second under load, and lower p50 (BENCHMARKS.md).
+      // callback, and together with other requests' writes (docs/decisions/0013-render-writes-next-turn.md).
       setImmediate(resolve, {
         pipe,
         close: (finished) => {

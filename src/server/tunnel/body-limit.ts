@@ -126,7 +126,7 @@ export class ClientBody {
 
   /**
    * The upstream request body: the chunks already peeked, then the rest of the request as it
-   * arrives. Three ways, chosen as measured (BENCHMARKS.md, issue 15): a body declared up to
+   * arrives. Three ways (docs/decisions/0009-direct-upload-for-large-declared-bodies.md): a body declared up to
    * 256 KiB is pulled (the cheapest per upload); a larger declared one that nothing needs to
    * copy is the request itself (directUpload: least memory, as the bare relay); the rest, a
    * body of unknown length that must be counted against the cap or one copied for the spool,

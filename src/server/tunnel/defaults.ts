@@ -34,9 +34,8 @@ export const DEFAULT_SPOOL_MAX_ENVELOPE_BYTES = 1024 * 1024;
 /**
  * 2 MiB of streamed envelopes held in memory until the ingest answers, across all uploads: two
  * envelopes of the largest spooled size, or a hundred 20 KiB ones, can still be spooled if the
- * ingest fails mid-upload. Measured, these copies cost about their budget in peak memory under
- * a burst of large uploads (BENCHMARKS.md, issue 15's fifth pass): in two 12-round runs, 200
- * concurrent 1 MiB uploads grew RSS 1.34× and 1.25× the bare relay's at 8 MiB, 1.09× and 1.21× at 2 MiB.
+ * ingest fails mid-upload. Kept small because these copies cost about their budget in peak memory
+ * under a burst of large uploads (docs/decisions/0004-spool-memory-budget.md).
  */
 export const DEFAULT_SPOOL_MAX_MEMORY_BYTES = 2 * 1024 * 1024;
 

@@ -13,9 +13,9 @@ export interface DirectUploadHooks {
 /**
  * The request itself as the upstream body, the peeked chunks put back in front of it, as the
  * bare relay hands it to undici: nothing sits between the two sockets, so each 64 KiB socket
- * buffer is passed on and dropped at once. Measured (BENCHMARKS.md, issue 15's fifth pass): 200
- * concurrent 1 MiB uploads grew RSS 1.02× the bare relay's this way, 1.30× through
- * pushedUpload's stream. Only for a body nothing else needs to see: its length declared (Node's
+ * buffer is passed on and dropped at once, where pushedUpload's stream kept more of them alive
+ * (docs/decisions/0009-direct-upload-for-large-declared-bodies.md). Only for a body nothing
+ * else needs to see: its length declared (Node's
  * parser holds it to that, and it was checked against the cap) and no copy kept for the spool.
  *
  * undici destroys the body stream when the upload ends or fails, detaching an IncomingMessage

@@ -45,8 +45,7 @@ class LineScanner {
   /** At the end of the body the header is all there is (an envelope without items). */
   rest(): Buffer {
     // A copy even from one chunk: a view would keep that 64 KiB socket buffer alive for as long
-    // as the line is referenced, through a whole large upload (measured: 200 concurrent 1 MiB
-    // uploads grew RSS 1.46× the relay's with views, 1.11× with copies).
+    // as the line is referenced, through a whole large upload (docs/decisions/0010-header-line-copies.md).
     return Buffer.concat(this.#parts, this.#length);
   }
 }

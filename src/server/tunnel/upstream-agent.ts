@@ -11,8 +11,8 @@ export interface UpstreamAgent extends RequestDispatcher {
 
 /**
  * The tunnel's own undici Agent, loaded with the first envelope sent upstream (or replayed):
- * its modules are ≈ 20 ms of start-up (measured in start-up profiles) for a path that serves
- * only the browser's error reports, never a page.
+ * its modules are a visible share of start-up for a path that serves only the browser's error
+ * reports, never a page (docs/decisions/0016-start-up-loads-on-first-use.md).
  */
 export function createUpstreamAgent(options: ConstructorParameters<typeof Agent>[0]): UpstreamAgent {
   let loading: Promise<Agent> | undefined;

@@ -4,8 +4,8 @@ import Database from "better-sqlite3";
  * better-sqlite3 12 on Node 24 aborts the process when the garbage collector frees one of its
  * objects at the wrong moment (`Assertion failed: (env) != nullptr` in
  * node::RemoveEnvironmentCleanupHook, from Statement::~Statement): Node 24's ObjectWrap
- * destructor needs a current environment. Measured here under tunnel load, 4 of 12 starts died
- * within seconds. better-sqlite3 13 fixes it but needs Node 22, and we support 20.19.
+ * destructor needs a current environment. better-sqlite3 13 fixes it but needs Node 22, and we
+ * support 20.19 (docs/decisions/0011-sqlite-handles-live-for-the-process.md).
  *
  * So nothing made here is ever freed: every statement and database is held for the process's
  * life (a handful per spool), and repeated pragmas go through exec(), which makes no object.

@@ -1,0 +1,2 @@
+export const BUILD_INPUTS: string[];
+export function staleBuildReason(root: string, outDir: string): string | undefined;
