@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-// @ts-expect-error: a build script in plain JavaScript, without types
 import { staleBuildReason } from "../../../scripts/build/freshness.mjs";
 
 // `npm start` rebuilds when this says so: it must notice an edit made after the build.
