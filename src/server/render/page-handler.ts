@@ -8,6 +8,7 @@ import { type RouteState, withStyles } from "../../shared/routing/route-state";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
+import { requestUrl } from "../http/request-target";
 import { pipeResponse } from "../http/stream-response";
 import { allowedMethods, resolveActionRequest } from "./action-request";
 import { answerData } from "./data-handler";
@@ -79,8 +80,8 @@ async function answerPage(
 
 /** GET and HEAD run the loaders, POST the route's action first; anything else is 405. */
 function resolvePageRequest(ctx: Context, options: PageHandlerOptions): MaybePromise<RouteRequest | null> {
-  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options);
-  return thenMaybe(ctx.method === "POST" ? resolveActionRequest(ctx, ctx.path, () => ctx.URL, options) : null, (request) => {
+  if (ctx.method === "GET" || ctx.method === "HEAD") return resolveRouteRequest(ctx, ctx.path, () => requestUrl(ctx), options);
+  return thenMaybe(ctx.method === "POST" ? resolveActionRequest(ctx, ctx.path, () => requestUrl(ctx), options) : null, (request) => {
     if (!request) {
       const matched = options.routes.table.match(ctx.path, { diagnostics: options.diagnostics });
       ctx.set("Allow", allowedMethods(options.routes, matched));
