@@ -1,3 +1,5 @@
+import { locationHeader } from "./location";
+
 /**
  * The framework's two control-flow signals. Loaders throw them; the server turns them
  * into a redirect or a 404. They are recognised by class *and* by a tagged marker, because
@@ -27,8 +29,9 @@ export class NotFoundSignal extends Error {
   }
 }
 
+/** Throws a redirect to `location`, encoded for the header; a target no header can carry throws a TypeError. */
 export function redirect(location: string, status: RedirectStatus = 307): never {
-  throw new RedirectSignal(location, status);
+  throw new RedirectSignal(locationHeader(location), status);
 }
 
 export function notFound(): never {
