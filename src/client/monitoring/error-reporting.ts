@@ -21,6 +21,7 @@ import {
 import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
+import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
@@ -51,7 +52,13 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
     // As on the server: transactions are judged by their final name (see reporting-rules).
     traceLifecycle: "static",
     ignoreSpans: IGNORED_SPANS,
-    beforeSend: dropRedirectSignals,
+    // No query string or fragment from any URL or header, in events, transactions and breadcrumbs.
+    beforeSend: (event, hint) => {
+      const kept = dropRedirectSignals(event, hint);
+      return kept && scrubEvent(kept);
+    },
+    beforeSendTransaction: scrubEvent,
+    beforeBreadcrumb: scrubBreadcrumb,
     dataCollection: { userInfo: false },
     // Envelopes that could not be sent (the visitor offline, this server unreachable) wait in
     // IndexedDB and go when the page next starts or the browser comes back online. HTTP errors
