@@ -31,7 +31,7 @@ describe("what server reports carry", () => {
     await response.text();
     await ingest.waitFor(() => transactionsNamed(ingest, "GET /diagnostics/server-error").length > 0 && eventsWithMessage(ingest, "diagnostic server error").length > 0, 10_000);
     const [event] = eventsWithMessage(ingest, "diagnostic server error");
-    const headers = (event?.payload.request as { headers?: Record<string, string> }).headers ?? {};
+    const headers = (event?.payload.request as { headers?: Record<string, string> } | undefined)?.headers ?? {};
     expect(headers.referer).toBe(`${server.url}/diagnostics`);
     const [transaction] = transactionsNamed(ingest, "GET /diagnostics/server-error");
     for (const sent of [event, transaction]) expect(JSON.stringify(sent?.payload)).not.toMatch(/SECRET/);

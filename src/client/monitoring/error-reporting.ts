@@ -25,7 +25,7 @@ import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
-import { recordEventId } from "./event-ids";
+import { markEventSent, recordCapturedEventId } from "./event-ids";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
 
@@ -87,6 +87,10 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
   const scope = getCurrentScope();
   scope.setClient(client);
   client.init();
+  // An error page shows an event id only once its event is on its way: dedupe may drop it.
+  client.on("beforeSendEvent", (event) => {
+    if (event.event_id) markEventSent(event.event_id);
+  });
   // Error events are grouped by route pattern, like the pageload, and follow client navigations.
   scope.setTransactionName(state.pattern);
   onNavigation({ end: ({ pattern }) => scope.setTransactionName(pattern) });
@@ -99,12 +103,11 @@ const normalizeValue = (value: unknown) =>
     : normalizeStringifyValue(value);
 
 const reactHandler = reactErrorHandler();
-
 function capture({ source, error, info }: QueuedError): void {
   if (info) {
     reactHandler(error, info);
-    // Captured synchronously just now: the id the error boundary's feedback form carries.
-    recordEventId(error, lastEventId());
+    // Captured synchronously just now: the id the error boundary's feedback form carries, once sent.
+    recordCapturedEventId(error, lastEventId());
     return;
   }
   const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";

@@ -1,4 +1,5 @@
 // Characters a header value cannot carry; a target holding one is a programming error, not something to mend.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 // Everything outside visible ASCII (spaces included) is percent-encoded as UTF-8.
