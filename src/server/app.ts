@@ -84,6 +84,7 @@ export function createApp(deps: AppDependencies): Koa {
     }),
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
+      maxFields: env.BODY_MAX_FIELDS,
       // The page's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
         const path = pagePathOf(ctx.path) ?? ctx.path;
