@@ -107,4 +107,19 @@ describe.skipIf(!hasChromium)("odd URLs in client navigation", () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it("a page that fails to render has the error head's title, loaded or navigated to, and the next page its own", async () => {
+    const full = await browser.newPage();
+    await full.goto(`${server.url}/broken`);
+    await expect(full.title()).resolves.toBe("Fixture error");
+    await full.close();
+    const { page } = await open("/go");
+    await page.click("#to-broken-render");
+    await page.waitForSelector("#route-error");
+    await expect(page.title()).resolves.toBe("Fixture error");
+    await page.click("#to-long");
+    await page.waitForSelector("#long");
+    await expect(page.title()).resolves.toBe("Long page");
+    await page.close();
+  });
 });
