@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Suspense, use } from "react";
 import type { LoadedRouteFile } from "../../src/server/routing/app-routes";
 import { route } from "../../src/shared/routing/config";
@@ -91,6 +92,20 @@ const files: Record<string, LoadedRouteFile> = {
       action: ({ url }) => redirect(url.searchParams.get("to") ?? "/"),
     },
   },
+  // Answers with what it was given of the files it accepted, contents included.
+  "test/upload.tsx": {
+    module: { default: () => <p id="upload">upload</p> },
+    server: {
+      uploads: { maxFileBytes: 1_024, maxFiles: 2 },
+      action: ({ files }) =>
+        Object.fromEntries(
+          Object.entries(files).map(([field, list]) => [
+            field,
+            list.map((file) => ({ name: file.name, type: file.type, size: file.size, text: readFileSync(file.path, "utf8") })),
+          ]),
+        ),
+    },
+  },
   "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
@@ -104,6 +119,7 @@ export const testRoutes = await loadAppRoutes({
     route("test/search", "test/search.tsx"),
     route("test/slow/:ms", "test/slow.tsx"),
     route("test/redirect", "test/redirect.tsx"),
+    route("test/upload", "test/upload.tsx"),
     route("test/late", "test/late.tsx"),
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { actionResult } from "../../shared/routing/action-result";
-import type { ActionContext, ActionServices } from "../../shared/routing/module";
+import type { ActionContext, ActionServices, UploadedFile } from "../../shared/routing/module";
 import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
 import { isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
@@ -38,6 +38,19 @@ class RequestActionContext implements ActionContext {
 
   get clientIp(): string {
     return this.#ctx.ip;
+  }
+
+  get files(): Record<string, UploadedFile[]> {
+    const files: Record<string, UploadedFile[]> = {};
+    for (const [field, entry] of Object.entries(this.#ctx.request.files ?? {})) {
+      files[field] = (Array.isArray(entry) ? entry : [entry]).map((file) => ({
+        path: file.filepath,
+        name: file.originalFilename,
+        type: file.mimetype,
+        size: file.size,
+      }));
+    }
+    return files;
   }
 
   header(name: string): string {

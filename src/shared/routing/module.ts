@@ -66,7 +66,23 @@ export interface ActionContext extends LoaderContext {
   header(name: string): string;
   /** The visitor's IP (see TRUST_PROXY and PROXY_HOPS). */
   clientIp: string;
+  /**
+   * The files of a multipart body by field name, when the route opts in with `uploads` (else
+   * always empty). Each is a temporary file, deleted once the response has closed.
+   */
+  files: Readonly<Record<string, readonly UploadedFile[]>>;
   services: ActionServices;
+}
+
+/** One accepted file part of a multipart body. */
+export interface UploadedFile {
+  /** Where it was written on the server; gone once the response has closed. */
+  path: string;
+  /** The name the browser gave, if any: the client's word, never a path to trust. */
+  name: string | null;
+  /** The part's Content-Type, if any. */
+  type: string | null;
+  size: number;
 }
 
 /** A route's opt-in to multipart file parts; without it they are refused with 415. */
