@@ -40,7 +40,7 @@ function formidableRefusal(code: unknown, limits: BodyLimits): BodyRefusedError 
 
 /**
  * What koa-body's parsers (co-body, qs, formidable) threw, as the client's mistake: a limit hit
- * (named), a type or encoding we do not read, or else malformed. Their own statuses include
+ * (named), a Content-Encoding we do not read, or else malformed. Their own statuses include
  * 500s (a stream in an unexpected state, a failed formidable plugin) that a client's body must
  * never cause.
  */
@@ -53,7 +53,7 @@ export function bodyRefusal(error: unknown, limits: BodyLimits): BodyRefusedErro
   if (error instanceof RangeError && error.message.startsWith("Parameter limit exceeded")) return tooManyFields(limits.maxFields);
   const answer = status ?? statusCode ?? httpCode;
   if (answer === 413 || type === "entity.too.large") return tooLarge(limits.maxBytes);
-  // inflation's unknown Content-Encoding, raw-body's unknown charset.
-  if (answer === 415) return new BodyRefusedError(415, "Unsupported Content-Encoding or charset");
+  // inflation's unknown Content-Encoding (the charset parameter is never read: bodies are UTF-8).
+  if (answer === 415) return new BodyRefusedError(415, "Unsupported Content-Encoding");
   return new BodyRefusedError(400, "Malformed request body");
 }
