@@ -31,4 +31,25 @@ describe.skipIf(!hasChromium)("browser error pages' event ids", () => {
     }, 10_000);
     await page.close();
   });
+
+  it("browser events and breadcrumbs carry no query string or fragment, nor the referrer's", async () => {
+    const page = await stack.browser.newPage();
+    await page.goto(`${stack.server.url}/diagnostics/client-error?token=SECRET-QUERY#SECRET-FRAGMENT`, {
+      referer: `${stack.server.url}/diagnostics?token=SECRET-REFERER`,
+    });
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    // A client navigation with a query first, for a navigation breadcrumb that would carry it.
+    await page.evaluate(() => history.pushState(null, "", "/diagnostics/client-error?token=SECRET-PUSHED"));
+    await page.click("#throw-client-error");
+    const fromThisPage = () =>
+      receivedItems(stack.ingest, "event").filter((item) => JSON.stringify(item.payload).includes("diagnostic client error"));
+    await stack.ingest.waitFor(() => fromThisPage().length > 0, 10_000);
+    const [event] = fromThisPage();
+    const request = event?.payload.request as { url?: string; headers?: Record<string, string> } | undefined;
+    expect(request?.url).toBe(`${stack.server.url}/diagnostics/client-error`);
+    expect(request?.headers?.Referer).toBe(`${stack.server.url}/diagnostics`);
+    expect(JSON.stringify(event?.payload)).not.toMatch(/SECRET/);
+    await page.close();
+  });
 });
+
