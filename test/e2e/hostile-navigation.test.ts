@@ -1,27 +1,14 @@
-import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
-import { FIXTURE_DIST, ROOT } from "../support/paths";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium } from "../support/browser";
+import { fixtureStack } from "../support/fixture-stack";
 
 // URLs the router did not build (fragments, // paths, redirect targets) in Chromium, on the fixture app.
 describe.skipIf(!hasChromium)("odd URLs in client navigation", () => {
-  let server: ServerProcess;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-
-  beforeAll(async () => {
-    server = await startServerProcess({}, { dist: path.join(ROOT, FIXTURE_DIST) });
-    ({ browser, close: closeBrowser } = await launchChromium());
-  });
-  afterAll(async () => {
-    await closeBrowser?.();
-    await server?.stop();
-  });
+  const stack = fixtureStack();
 
   async function open(pathname: string): Promise<{ page: Page; problems: string[]; documents: string[] }> {
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     const problems: string[] = [];
     const documents: string[] = [];
     page.on("console", (message) => {
@@ -34,7 +21,7 @@ describe.skipIf(!hasChromium)("odd URLs in client navigation", () => {
     });
     await page.route("http://example.invalid/**", (route) => route.fulfill({ contentType: "text/html", body: "<p id=elsewhere>elsewhere</p>" }));
     await page.route("https://example.invalid/**", (route) => route.fulfill({ contentType: "text/html", body: "<p id=elsewhere>elsewhere</p>" }));
-    await page.goto(`${server.url}${pathname}`);
+    await page.goto(`${stack.server.url}${pathname}`);
     await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     return { page, problems, documents };
   }
@@ -109,8 +96,8 @@ describe.skipIf(!hasChromium)("odd URLs in client navigation", () => {
   });
 
   it("a page that fails to render has the error head's title, loaded or navigated to, and the next page its own", async () => {
-    const full = await browser.newPage();
-    await full.goto(`${server.url}/broken`);
+    const full = await stack.browser.newPage();
+    await full.goto(`${stack.server.url}/broken`);
     await expect(full.title()).resolves.toBe("Fixture error");
     await full.close();
     const { page } = await open("/go");
