@@ -12,6 +12,7 @@ import { clientLeftMidRequest } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
+import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
 import { behindGuards } from "./http/state-changing";
 import { underPath } from "./http/under-path";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(requestLog(logger, deps.observeRequest));
   app.use(securityHeaders());
   app.use(healthChecks(deps.readiness));
+  app.use(requestTarget());
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
@@ -93,6 +95,7 @@ export function createApp(deps: AppDependencies): Koa {
     }),
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
+      maxFields: env.BODY_MAX_FIELDS,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
         const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);

@@ -29,6 +29,7 @@ export type {
   RequestCookies,
   RequestValueKey,
   Session,
+  UploadedFile,
 } from "./routing/request";
 export type {
   ActionContext,

@@ -1,31 +1,18 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, type WatchedPage, watchPage } from "../support/browser";
-import { FIXTURE_DIST, ROOT } from "../support/paths";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
-import path from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium, type WatchedPage, watchPage } from "../support/browser";
+import { fixtureStack } from "../support/fixture-stack";
 
 // Client-side navigation in Chromium, on the fixture app (test/fixtures/app) built by the
 // test run's global setup: the same platform as the product, with pages made for these checks.
 describe.skipIf(!hasChromium)("client-side navigation", () => {
-  let server: ServerProcess;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
-
-  beforeAll(async () => {
-    server = await startServerProcess({}, { dist: path.join(ROOT, FIXTURE_DIST) });
-    ({ browser, close: closeBrowser } = await launchChromium());
-  });
-  afterAll(async () => {
-    await closeBrowser?.();
-    await server?.stop();
-  });
+  const stack = fixtureStack();
 
   async function open(pathname: string): Promise<WatchedPage> {
     // The not-found page's own 404 status, on a full load, is logged by Chromium: expected there.
-    const opened = watchPage(await browser.newPage(), (url) => url.endsWith("/nowhere"));
+    const opened = watchPage(await stack.browser.newPage(), (url) => url.endsWith("/nowhere"));
     const { page } = opened;
-    await page.goto(`${server.url}${pathname}`);
+    await page.goto(`${stack.server.url}${pathname}`);
     await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     await page.evaluate(() => {
       (window as unknown as { marker: number }).marker = 42;
@@ -45,7 +32,7 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     await page.click("#to-item", { noWaitAfter: true });
     await page.waitForSelector("#item");
     expect(await page.textContent("#item")).toMatch(/^Item 1/);
-    expect(page.url()).toBe(`${server.url}/items/1`);
+    expect(page.url()).toBe(`${stack.server.url}/items/1`);
     expect(await marker(page)).toBe(42);
     expect(await page.title()).toBe("Item 1");
     expect(await meta(page, 'name="description"')).toBe("About item 1");
@@ -124,21 +111,21 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     const { page, problems, documentRequests } = await open("/");
     await page.click("#to-redirect");
     await page.waitForSelector("#item");
-    expect(page.url()).toBe(`${server.url}/items/1`);
+    expect(page.url()).toBe(`${stack.server.url}/items/1`);
     for (const [link, url] of [
       ["#to-missing", "/items/404"],
       ["#to-nowhere", "/nowhere"],
     ] as const) {
       await page.click(link);
       await page.waitForSelector("#not-found");
-      expect(page.url()).toBe(`${server.url}${url}`);
+      expect(page.url()).toBe(`${stack.server.url}${url}`);
       expect(await page.title()).toBe("Not found");
       await page.click("#to-home");
       await page.waitForSelector("#home");
     }
     await page.click("#to-broken");
     await page.waitForSelector("#route-error");
-    expect(await page.title()).toBe("Fixture");
+    expect(await page.title()).toBe("Fixture error");
     expect(documentRequests).toEqual(["/"]);
     expect(await marker(page)).toBe(42);
     expect(problems).toEqual([]);
@@ -154,7 +141,7 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     await page.click("#to-item");
     await page.waitForSelector("#item");
     await page.waitForSelector("html[data-hydrated=true]");
-    expect(page.url()).toBe(`${server.url}/items/1`);
+    expect(page.url()).toBe(`${stack.server.url}/items/1`);
     expect(await marker(page)).toBeUndefined();
     await page.close();
   });
@@ -163,13 +150,13 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     const { page } = await open("/");
     await page.route("http://example.invalid/**", (route) => route.fulfill({ contentType: "text/html", body: "<p id=elsewhere>elsewhere</p>" }));
     for (const click of [() => page.click("#to-item", { modifiers: ["Control"] }), () => page.click("#to-item-new-tab")]) {
-      const opened = browser.waitForEvent("page");
+      const opened = stack.browser.waitForEvent("page");
       await click();
       const tab = await opened;
       await tab.waitForLoadState();
       expect(tab.url()).toMatch(/\/items\/[13]$/);
       await tab.close();
-      expect(page.url()).toBe(`${server.url}/`);
+      expect(page.url()).toBe(`${stack.server.url}/`);
     }
     await page.click("#to-other-origin");
     await page.waitForSelector("#elsewhere");

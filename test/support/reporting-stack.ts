@@ -4,18 +4,20 @@ import { launchChromium } from "./browser";
 import { type FakeIngest, startFakeIngest } from "./fake-ingest";
 import { type ServerProcess, startServerProcess } from "./server-process";
 
-interface ReportingStack {
-  ingest: FakeIngest;
-  server: ServerProcess;
+interface ReportingStack extends ReportingServer {
   browser: BrowserContext;
   /** Every URL the browser requested. */
   requestedUrls: string[];
 }
 
-/** A fake ingest, the server reporting to it (diagnostic routes on) and Chromium, for one describe block. */
-export function reportingStack(env: Record<string, string>): ReportingStack {
-  const stack = { requestedUrls: [] as string[] } as ReportingStack;
-  let closeBrowser: (() => Promise<void>) | undefined;
+interface ReportingServer {
+  ingest: FakeIngest;
+  server: ServerProcess;
+}
+
+/** A fake ingest and the server reporting to it (diagnostic routes on), for one describe block or file. */
+export function reportingServer(env: Record<string, string>): ReportingServer {
+  const stack = {} as ReportingServer;
   beforeAll(async () => {
     stack.ingest = await startFakeIngest();
     stack.server = await startServerProcess({
@@ -23,15 +25,25 @@ export function reportingStack(env: Record<string, string>): ReportingStack {
       ENABLE_DIAGNOSTIC_ROUTES: "true",
       ...env,
     });
-    const chromium = await launchChromium();
-    ({ browser: stack.browser, close: closeBrowser } = chromium);
-    stack.browser.on("request", (request) => stack.requestedUrls.push(request.url()));
   });
   afterAll(async () => {
-    await closeBrowser?.();
     await stack.server?.stop();
     await stack.ingest?.close();
   });
   return stack;
 }
 
+/** The reporting server and Chromium, for one describe block. */
+export function reportingStack(env: Record<string, string>): ReportingStack {
+  const stack = Object.assign(reportingServer(env), { requestedUrls: [] as string[] }) as ReportingStack;
+  let closeBrowser: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const chromium = await launchChromium();
+    ({ browser: stack.browser, close: closeBrowser } = chromium);
+    stack.browser.on("request", (request) => stack.requestedUrls.push(request.url()));
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+  });
+  return stack;
+}

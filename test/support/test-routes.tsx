@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import { Suspense, use } from "react";
 import type { LoadedRouteFile } from "../../src/server/routing/app-routes";
 import { route } from "../../src/shared/routing/config";
 import type { HeadTags, PageProps } from "../../src/shared/routing/module";
-import { notFound } from "../../src/shared/routing/signals";
+import { notFound, redirect } from "../../src/shared/routing/signals";
 import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */
@@ -83,6 +84,28 @@ const files: Record<string, LoadedRouteFile> = {
       },
     },
   },
+  // Redirects wherever `?to=` says, as a loader or as the action of a form.
+  "test/redirect.tsx": {
+    module: { default: () => <p id="not-redirected">stayed</p> },
+    server: {
+      load: ({ url }) => (url.searchParams.has("to") ? redirect(url.searchParams.get("to") as string) : {}),
+      action: ({ url }) => redirect(url.searchParams.get("to") ?? "/"),
+    },
+  },
+  // Answers with what it was given of the files it accepted, contents included.
+  "test/upload.tsx": {
+    module: { default: () => <p id="upload">upload</p> },
+    server: {
+      uploads: { maxFileBytes: 1_024, maxFiles: 2 },
+      action: ({ files }) =>
+        Object.fromEntries(
+          Object.entries(files).map(([field, list]) => [
+            field,
+            list.map((file) => ({ name: file.name, type: file.type, size: file.size, text: readFileSync(file.path, "utf8") })),
+          ]),
+        ),
+    },
+  },
   "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
@@ -95,6 +118,8 @@ export const testRoutes = await loadAppRoutes({
     route("test/items/:id", "test/item.tsx"),
     route("test/search", "test/search.tsx"),
     route("test/slow/:ms", "test/slow.tsx"),
+    route("test/redirect", "test/redirect.tsx"),
+    route("test/upload", "test/upload.tsx"),
     route("test/late", "test/late.tsx"),
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),

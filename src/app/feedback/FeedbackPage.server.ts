@@ -7,8 +7,6 @@ export function load({ url }: LoaderContext) {
   return { sent: url.searchParams.get("sent") === "1", eventId: EVENT_ID.test(eventId) ? eventId : "" };
 }
 
-const EMPTY = { message: "", name: "", email: "", eventId: "" };
-
 /** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed. */
 export function action({ body, clientIp, services }: ActionContext) {
   const submission = services.feedback.submit(body, clientIp);
@@ -19,10 +17,10 @@ export function action({ body, clientIp, services }: ActionContext) {
       return actionData<FeedbackActionData>({ values: submission.values, errors: submission.errors }, { status: 422 });
     case "rate_limited":
       return actionData<FeedbackActionData>(
-        { values: EMPTY, errors: {}, problem: "Too many messages from here: please try again in a minute." },
+        { values: submission.values, errors: {}, problem: "Too many messages from here: please try again in a minute." },
         { status: 429, headers: { "Retry-After": String(submission.retryAfterSeconds) } },
       );
     case "unavailable":
-      return actionData<FeedbackActionData>({ values: EMPTY, errors: {}, problem: "Feedback is unavailable on this server." }, { status: 503 });
+      return actionData<FeedbackActionData>({ values: submission.values, errors: {}, problem: "Feedback is unavailable on this server." }, { status: 503 });
   }
 }

@@ -21,10 +21,11 @@ import {
 import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
+import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
-import { recordEventId } from "./event-ids";
+import { markEventSent, recordCapturedEventId } from "./event-ids";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
 
@@ -51,7 +52,13 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
     // As on the server: transactions are judged by their final name (see reporting-rules).
     traceLifecycle: "static",
     ignoreSpans: IGNORED_SPANS,
-    beforeSend: dropRedirectSignals,
+    // No query string or fragment from any URL or header, in events, transactions and breadcrumbs.
+    beforeSend: (event, hint) => {
+      const kept = dropRedirectSignals(event, hint);
+      return kept && scrubEvent(kept);
+    },
+    beforeSendTransaction: scrubEvent,
+    beforeBreadcrumb: scrubBreadcrumb,
     dataCollection: { userInfo: false },
     // Envelopes that could not be sent (the visitor offline, this server unreachable) wait in
     // IndexedDB and go when the page next starts or the browser comes back online. HTTP errors
@@ -80,6 +87,10 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
   const scope = getCurrentScope();
   scope.setClient(client);
   client.init();
+  // An error page shows an event id only once its event is on its way: dedupe may drop it.
+  client.on("beforeSendEvent", (event) => {
+    if (event.event_id) markEventSent(event.event_id);
+  });
   // Error events are grouped by route pattern, like the pageload, and follow client navigations.
   scope.setTransactionName(state.pattern);
   onNavigation({ end: ({ pattern }) => scope.setTransactionName(pattern) });
@@ -92,12 +103,11 @@ const normalizeValue = (value: unknown) =>
     : normalizeStringifyValue(value);
 
 const reactHandler = reactErrorHandler();
-
 function capture({ source, error, info }: QueuedError): void {
   if (info) {
     reactHandler(error, info);
-    // Captured synchronously just now: the id the error boundary's feedback form carries.
-    recordEventId(error, lastEventId());
+    // Captured synchronously just now: the id the error boundary's feedback form carries, once sent.
+    recordCapturedEventId(error, lastEventId());
     return;
   }
   const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";

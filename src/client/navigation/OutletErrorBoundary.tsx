@@ -5,6 +5,7 @@ import { whenReported } from "../monitoring/event-ids";
 interface Props {
   fallback: ComponentType<ErrorBoundaryProps>;
   resetKey: unknown;
+  errorTitle: () => string;
   children: ReactNode;
 }
 
@@ -31,13 +32,26 @@ export class OutletErrorBoundary extends Component<Props, State> {
   }
 
   #unsubscribe: (() => void) | undefined;
+  #titles: { before: string; error: string } | undefined;
 
   /** Error reporting gives the error an event id after this fallback rendered: shown once known. */
   override componentDidCatch(error: unknown): void {
+    // The title a full load of this failure shows (the error component's errorHead), not the failed page's.
+    const title = this.props.errorTitle();
+    this.#titles = { before: document.title, error: title };
+    document.title = title;
     this.#unsubscribe?.();
     this.#unsubscribe = whenReported(error, (eventId) => {
       this.setState((state) => (state.error ? { error: { ...state.error, eventId } } : null));
     });
+  }
+
+  override componentDidUpdate(_props: Props, previous: State): void {
+    const titles = this.#titles;
+    if (!previous.error || this.state.error || !titles) return;
+    this.#titles = undefined;
+    // React rewrites the title only when its text changed: same text, it is still ours to put back.
+    if (document.title === titles.error) document.title = titles.before;
   }
 
   override componentWillUnmount(): void {

@@ -3,6 +3,7 @@ import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { ClientRoutes } from "./client-routes";
 import { fetchRouteData, type RouteAnswer, submitRouteData } from "./fetch-route-data";
+import { navigationTarget } from "../../shared/navigation/navigation-target";
 import { emitNavigation } from "./navigation-events";
 import { PrefetchCache } from "./prefetch-cache";
 import { type HistoryMode, ScrollPositions } from "./scroll-positions";
@@ -61,11 +62,12 @@ export class BrowserRouter implements Router {
   };
 
   readonly navigate = (to: string, options: NavigateOptions = {}): Promise<void> => {
-    const url = new URL(to, window.location.href);
-    if (url.origin !== window.location.origin) {
-      fullLoad(url.href);
+    const target = navigationTarget(to, window.location.href);
+    if (target.kind !== "client") {
+      if (target.kind === "document") fullLoad(target.url.href);
       return Promise.resolve();
     }
+    const { url } = target;
     const same = url.href === window.location.href;
     return this.#go(url, options.replace || same ? "replace" : "push", 0);
   };
@@ -73,8 +75,9 @@ export class BrowserRouter implements Router {
   readonly revalidate = (): Promise<void> => this.#go(new URL(window.location.href), "none", 0);
 
   readonly submit = async (action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> => {
-    const url = new URL(action, window.location.href);
-    if (url.origin !== window.location.origin) return "fallback";
+    const target = navigationTarget(action, window.location.href);
+    if (target.kind !== "client") return "fallback";
+    const { url } = target;
     const path = url.pathname + url.search;
     const id = ++this.#sequence;
     this.#controller?.abort();
@@ -83,11 +86,11 @@ export class BrowserRouter implements Router {
     this.#update({ navigation: { state: "loading", location: path } });
     let answer: RouteAnswer;
     try {
-      answer = await submitRouteData(path, this.#buildId, body, controller.signal);
+      answer = await submitRouteData(url, this.#buildId, body, controller.signal);
       if (id !== this.#sequence) return "done";
       if (answer.kind === "redirect") {
         // Post/redirect/get: the page it redirects to, loaded as a navigation.
-        await this.#go(new URL(answer.location, url), "push", 1);
+        await this.#follow(answer.location, url, "push", 1);
         return "done";
       }
       if (answer.kind === "state") await this.#routes.load(idsOf(answer.state));
@@ -105,10 +108,12 @@ export class BrowserRouter implements Router {
   };
 
   readonly prefetch = (to: string): void => {
-    const url = new URL(to, window.location.href);
+    const target = navigationTarget(to, window.location.href);
+    if (target.kind !== "client") return;
+    const { url } = target;
     const path = url.pathname + url.search;
     if (this.#prefetched.has(path) || this.#routes.isResource(url.pathname, this.#diagnostics)) return;
-    const answer = fetchRouteData(path, this.#buildId);
+    const answer = fetchRouteData(url, this.#buildId);
     this.#prefetched.set(path, answer);
     this.#preloadCode(url);
     answer.then((value) => (value.kind === "state" ? this.#routes.load(idsOf(value.state)) : undefined)).catch(() => {});
@@ -149,15 +154,11 @@ export class BrowserRouter implements Router {
     }
     let answer: RouteAnswer;
     try {
-      answer = await (this.#prefetched.take(path) ?? fetchRouteData(path, this.#buildId, controller.signal));
+      answer = await (this.#prefetched.take(path) ?? fetchRouteData(url, this.#buildId, controller.signal));
       if (id !== this.#sequence) return;
       if (answer.kind === "reload") return fullLoad(url.href);
-      if (answer.kind === "redirect") {
-        const next = new URL(answer.location, url);
-        if (next.origin !== window.location.origin || redirects >= MAX_REDIRECTS) return fullLoad(next.href);
-        // The redirecting URL never became an entry of its own: a push stays a push.
-        return this.#go(next, mode === "push" ? "push" : "replace", redirects + 1);
-      }
+      // The redirecting URL never became an entry of its own: a push stays a push.
+      if (answer.kind === "redirect") return this.#follow(answer.location, url, mode === "push" ? "push" : "replace", redirects + 1);
       await this.#routes.load(idsOf(answer.state));
     } catch {
       // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
@@ -166,6 +167,23 @@ export class BrowserRouter implements Router {
     }
     if (id !== this.#sequence) return;
     this.#commit(answer.state, url, mode);
+  }
+
+  /** A redirect's target, by the document's rules: another origin loads, another scheme is refused. */
+  #follow(location: string, from: URL, mode: HistoryMode, redirects: number): Promise<void> {
+    const target = navigationTarget(location, from);
+    if (target.kind === "refused") {
+      // What a browser does with such a Location on a full load: it stays where it is.
+      console.warn("Outpost: a redirect to a URL that is not http(s) was not followed");
+      this.#update({ navigation: IDLE });
+      delete document.documentElement.dataset.navigating;
+      return Promise.resolve();
+    }
+    if (target.kind === "document" || redirects > MAX_REDIRECTS) {
+      fullLoad(target.url.href);
+      return Promise.resolve();
+    }
+    return this.#go(target.url, mode, redirects);
   }
 
   #commit(state: RouteState, url: URL, mode: HistoryMode): void {

@@ -16,8 +16,8 @@ function isDataAnswer(value: unknown, buildId: string): value is DataAnswer {
  * build refusing us, a proxy's error page, a login redirect) means a full page load, so that
  * old code never renders new data. A network failure rejects.
  */
-export function fetchRouteData(path: string, buildId: string, signal?: AbortSignal): Promise<RouteAnswer> {
-  return requestRouteData(path, buildId, { signal });
+export function fetchRouteData(url: URL, buildId: string, signal?: AbortSignal): Promise<RouteAnswer> {
+  return requestRouteData(url, buildId, { signal });
 }
 
 /**
@@ -25,12 +25,12 @@ export function fetchRouteData(path: string, buildId: string, signal?: AbortSign
  * fresh loader data) or where to go. Anything else (a refusal, another build) means the
  * browser should submit the form itself.
  */
-export function submitRouteData(path: string, buildId: string, body: URLSearchParams | FormData, signal?: AbortSignal): Promise<RouteAnswer> {
-  return requestRouteData(path, buildId, { method: "POST", body, signal });
+export function submitRouteData(url: URL, buildId: string, body: URLSearchParams | FormData, signal?: AbortSignal): Promise<RouteAnswer> {
+  return requestRouteData(url, buildId, { method: "POST", body, signal });
 }
 
-async function requestRouteData(path: string, buildId: string, init: RequestInit): Promise<RouteAnswer> {
-  const url = new URL(path, window.location.href);
+// A URL, never a path resolved again: a path starting with // would read as another host.
+async function requestRouteData(url: URL, buildId: string, init: RequestInit): Promise<RouteAnswer> {
   const response = await fetch(dataUrl(url.pathname, url.search), {
     ...init,
     headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },

@@ -1,3 +1,5 @@
+import { fragmentId } from "../../shared/navigation/navigation-target";
+
 // Scroll positions by history entry, kept across reloads of the tab so back and forward restore them.
 const STORAGE_KEY = "outpost:scroll";
 
@@ -28,7 +30,7 @@ export class ScrollPositions {
       window.scrollTo(0, this.#positions[key] ?? 0);
       return;
     }
-    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    const target = hash ? document.getElementById(fragmentId(hash)) : null;
     if (target) target.scrollIntoView();
     else window.scrollTo(0, 0);
   }

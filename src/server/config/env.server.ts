@@ -77,6 +77,8 @@ export const envSchema = object({
   RENDER_TIMEOUT_MS: _default(positiveInt, 10_000),
   /** Largest request body a page route accepts (form, JSON or multipart fields); larger is 413. */
   BODY_MAX_BYTES: _default(positiveInt, 65_536),
+  /** Most fields in a page's form (urlencoded or multipart); more is 413 naming the limit. */
+  BODY_MAX_FIELDS: _default(positiveInt, 1_000),
   /** More origins trusted to send state-changing requests, besides the site's own. */
   ALLOWED_ORIGINS: commaList(origin),
   /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */

@@ -28,14 +28,18 @@ export type Feedback = Infer<typeof feedbackSchema>;
 
 export type ParsedFeedback = { ok: true; feedback: Feedback } | { ok: false; errors: FeedbackErrors; values: FeedbackValues };
 
-function typedValues(record: Record<string, unknown>): FeedbackValues {
+/** The fields as the visitor typed them, to show the form again. */
+export function typedValues(record: Record<string, unknown>): FeedbackValues {
   const text = (field: FeedbackField) => (typeof record[field] === "string" ? (record[field] as string) : "");
   return { message: text("message"), name: text("name"), email: text("email"), eventId: text("eventId") };
 }
 
 /** Validates a parsed request body (form fields or JSON); other fields are ignored. */
+export const bodyRecord = (body: unknown): Record<string, unknown> =>
+  body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
 export function parseFeedback(body: unknown): ParsedFeedback {
-  const record = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const record = bodyRecord(body);
   const result = feedbackSchema.safeParse(record);
   if (result.success) return { ok: true, feedback: result.data };
   const fieldErrors = flattenError(result.error).fieldErrors as Partial<Record<FeedbackField, string[]>>;

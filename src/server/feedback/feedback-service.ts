@@ -1,6 +1,6 @@
 import { RateLimiter } from "../http/rate-limit";
 import type { FeedbackErrors, FeedbackValues } from "../../shared/feedback/fields";
-import { type Feedback, parseFeedback } from "./feedback-form";
+import { bodyRecord, type Feedback, parseFeedback, typedValues } from "./feedback-form";
 
 /** Sends one piece of feedback to error reporting; returns the feedback event's id. */
 export type SendFeedback = (feedback: Feedback) => string;
@@ -8,8 +8,8 @@ export type SendFeedback = (feedback: Feedback) => string;
 export type FeedbackSubmission =
   | { status: "sent"; eventId: string }
   | { status: "invalid"; errors: FeedbackErrors; values: FeedbackValues }
-  | { status: "rate_limited"; retryAfterSeconds: number }
-  | { status: "unavailable" };
+  | { status: "rate_limited"; retryAfterSeconds: number; values: FeedbackValues }
+  | { status: "unavailable"; values: FeedbackValues };
 
 export interface FeedbackService {
   /** False without SENTRY_DSN: the pages say so and submissions are 503. */
@@ -30,11 +30,12 @@ export function createFeedbackService(send: SendFeedback | undefined, perMinute 
   return {
     available: send !== undefined,
     submit(body, clientIp) {
-      if (!send) return { status: "unavailable" };
+      // Refused or not, the form comes back as typed: the visitor's text is never lost.
+      if (!send) return { status: "unavailable", values: typedValues(bodyRecord(body)) };
       const parsed = parseFeedback(body);
       if (!parsed.ok) return { status: "invalid", errors: parsed.errors, values: parsed.values };
       const decision = limiter.take(clientIp || "unknown");
-      if (!decision.ok) return { status: "rate_limited", retryAfterSeconds: decision.retryAfterSeconds };
+      if (!decision.ok) return { status: "rate_limited", retryAfterSeconds: decision.retryAfterSeconds, values: typedValues(bodyRecord(body)) };
       return { status: "sent", eventId: send(parsed.feedback) };
     },
   };

@@ -13,6 +13,8 @@ export type { UploadPolicy } from "./multipart-guard";
 export interface BodyParserOptions {
   /** Largest body: form fields, JSON, or the fields of a multipart body (`BODY_MAX_BYTES`). */
   maxBytes: number;
+  /** Most fields in a form, urlencoded or multipart (`BODY_MAX_FIELDS`); more is 413, never a silent cut. */
+  maxFields?: number;
   /**
    * What reads this request's body: null when nothing does (a page without an action), so the
    * body is left unread and the page answers for itself (405); `uploads` is the route's opt-in
@@ -28,6 +30,7 @@ export interface BodyParserOptions {
 /** A page's POST, or a resource route's action. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+const DEFAULT_MAX_FIELDS = 1_000;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
@@ -38,11 +41,12 @@ const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON
  */
 export function bodyParser(options: BodyParserOptions): Middleware {
   const { maxBytes } = options;
+  const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
   const uploadDir = options.uploadDir ?? tmpdir();
   // Loaded by the first POST that is read, not at start-up (see koa-body-parsers.ts).
   let loading: Promise<KoaBodyParsers> | undefined;
   const loadParsers = () =>
-    (loading ??= import("./koa-body-parsers").then(({ createKoaBodyParsers }) => createKoaBodyParsers({ maxBytes, uploadDir })));
+    (loading ??= import("./koa-body-parsers").then(({ createKoaBodyParsers }) => createKoaBodyParsers({ maxBytes, maxFields, uploadDir })));
 
   async function parse(ctx: Context, parsers: KoaBodyParsers, uploads: UploadPolicy | undefined): Promise<void> {
     const declared = ctx.request.length;
@@ -78,7 +82,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     try {
       await parse(ctx, parsers, reader.uploads);
     } catch (error) {
-      const refusal = bodyRefusal(error, maxBytes);
+      const refusal = bodyRefusal(error, { maxBytes, maxFields, files: reader.uploads });
       options.onRefused?.(ctx, refusal);
       refuse(ctx, refusal.status, refusal.message);
       return;

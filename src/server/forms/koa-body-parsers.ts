@@ -18,7 +18,7 @@ const done = async () => {};
 /** A page's POST, or a resource route's action. */
 const PARSED_METHODS = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE];
 
-export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number; uploadDir: string }): KoaBodyParsers {
+export function createKoaBodyParsers({ maxBytes, maxFields, uploadDir }: { maxBytes: number; maxFields: number; uploadDir: string }): KoaBodyParsers {
   const parseFormOrJson = koaBody({
     json: true,
     urlencoded: true,
@@ -27,6 +27,8 @@ export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number
     jsonStrict: true,
     jsonLimit: maxBytes,
     formLimit: maxBytes,
+    // qs drops the fields past its limit unless told to throw; arrays can then never hit theirs.
+    queryString: { parameterLimit: maxFields, arrayLimit: maxFields, throwOnLimitExceeded: true },
     jsonTypes: [JSON_TYPE],
     urlencodedTypes: [FORM_TYPE],
     parsedMethods: PARSED_METHODS,
@@ -45,6 +47,7 @@ export function createKoaBodyParsers({ maxBytes, uploadDir }: { maxBytes: number
         formidable: {
           uploadDir,
           maxFieldsSize: maxBytes,
+          maxFields,
           maxFiles: uploads?.maxFiles ?? 0,
           maxFileSize: uploads?.maxFileBytes ?? 1,
           maxTotalFileSize: uploads ? uploads.maxFileBytes * uploads.maxFiles : 1,

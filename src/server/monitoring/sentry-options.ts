@@ -1,5 +1,6 @@
 import * as Sentry from "@sentry/node";
 import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
+import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
 import type { Env } from "../config/env.server";
 import { sentryEnvironment, sentryRelease } from "./release";
 
@@ -28,11 +29,19 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
     // which is what lets the not-found rule drop it (span streaming judges at span start).
     traceLifecycle: "static",
     ignoreSpans: IGNORED_SPANS,
-    beforeSend: dropRedirectSignals,
+    // No query string or fragment from any URL or header, in events, transactions and breadcrumbs.
+    beforeSend: (event, hint) => {
+      const kept = dropRedirectSignals(event, hint);
+      return kept && scrubEvent(kept);
+    },
+    beforeSendTransaction: scrubEvent,
+    beforeBreadcrumb: scrubBreadcrumb,
     // The server calls nothing that should continue its traces; in particular the tunnel's
     // upstream requests must carry only the headers the tunnel chooses. (No fetch/undici
     // integration either, for the same reason.)
     tracePropagationTargets: [],
+    // No dedupe: the app captures each error once, and an error page shows the id it captured,
+    // which must be an event Sentry receives even when the same error comes twice in a row.
     // Only what the app uses, to keep the SDK's per-request cost small. Koa's integration is
     // left out: its middleware spans need load-time module hooks (slow to start on Node 20),
     // and app errors are captured by the app itself (app.ts).
@@ -42,7 +51,6 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
       Sentry.eventFiltersIntegration(),
       Sentry.functionToStringIntegration(),
       Sentry.linkedErrorsIntegration(),
-      Sentry.dedupeIntegration(),
       Sentry.requestDataIntegration(),
       // Per-request scopes and server spans, only where there are spans to record: without
       // tracing, request-monitoring.ts attaches the request to an error when one is captured.

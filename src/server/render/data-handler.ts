@@ -2,6 +2,7 @@ import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
 import { withStyles } from "../../shared/routing/route-state";
 import { sendJson } from "../http/json-body";
+import { requestUrl } from "../http/request-target";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { RouteAssets } from "./route-assets";
 import { matchRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
@@ -37,8 +38,7 @@ export async function answerData(
   const sent = ctx.get(BUILD_HEADER);
   if (!sent) return answer(ctx, 400, { error: `the ${BUILD_HEADER} header is missing`, build });
   if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
-  // Koa 3's ctx.origin is the Origin header; the page's own origin is protocol and host.
-  const url = () => new URL(pathname + ctx.search, `${ctx.protocol}://${ctx.host}`);
+  const url = () => requestUrl(ctx, pathname);
   // A resource route is no page: the browser loads it as a document.
   if (matchRequest(ctx, pathname, options.routes, options.diagnostics).kind.resource) {
     return answer(ctx, 200, { error: "a resource route has no page data: load it as a document", build });

@@ -8,6 +8,7 @@ import { type RouteState, withStyles } from "../../shared/routing/route-state";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
+import { requestUrl } from "../http/request-target";
 import { pipeResponse } from "../http/stream-response";
 import { answerData } from "./data-handler";
 import { isCrawler } from "./is-crawler";
@@ -36,7 +37,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
   return (ctx) => {
     const dataPath = pagePathOf(ctx.path);
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
-    return thenMaybe(resolveRouteRequest(ctx, ctx.path, () => ctx.URL, options), (request) => {
+    return thenMaybe(resolveRouteRequest(ctx, ctx.path, () => requestUrl(ctx), options), (request) => {
       if (request) return answerPage(ctx, request, options, assetsFor, scriptFor);
       ctx.set("Allow", matchRequest(ctx, ctx.path, options.routes, options.diagnostics).kind.allow);
       ctx.status = 405;

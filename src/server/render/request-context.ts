@@ -9,6 +9,7 @@ import type {
   RequestValues,
   ResponseControl,
   Session,
+  UploadedFile,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
 
@@ -66,6 +67,19 @@ export class PageRequestContext implements RequestContext {
 
   get clientIp(): string {
     return this.#ctx.ip;
+  }
+
+  get files(): Record<string, UploadedFile[]> {
+    const files: Record<string, UploadedFile[]> = {};
+    for (const [field, entry] of Object.entries(this.#ctx.request.files ?? {})) {
+      files[field] = (Array.isArray(entry) ? entry : [entry]).map((file) => ({
+        path: file.filepath,
+        name: file.originalFilename,
+        type: file.mimetype,
+        size: file.size,
+      }));
+    }
+    return files;
   }
 
   get cookies(): RequestCookies {

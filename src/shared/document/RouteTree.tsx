@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from "react";
 import { OutletContext } from "../navigation/Outlet";
+import { headOf } from "../routing/head";
 import type { ErrorBoundaryProps, RouteModules } from "../routing/module";
 import type { RouteState } from "../routing/route-state";
 import { PlainErrorPage } from "./PlainErrorPage";
@@ -9,6 +10,8 @@ export type OutletBoundary = ComponentType<{
   fallback: ComponentType<ErrorBoundaryProps>;
   /** A new state (a navigation) clears a caught error. */
   resetKey: unknown;
+  /** The document title while the fallback shows: what the server's error page would have. */
+  errorTitle: () => string;
   children: ReactNode;
 }>;
 
@@ -36,7 +39,7 @@ export function RouteTree(props: RouteTreeProps) {
   // One props object shared by every level (no spread per level: this runs for every page).
   const level = <RouteLevel tree={props} depth={0} />;
   return Boundary ? (
-    <Boundary fallback={PlainErrorPage} resetKey={state}>
+    <Boundary fallback={PlainErrorPage} resetKey={state} errorTitle={() => headOf({ ...state, error: { boundaryId: null, error: {} } }, props.modules).title}>
       {level}
     </Boundary>
   ) : (
@@ -58,7 +61,7 @@ function RouteLevel({ tree, depth }: { tree: RouteTreeProps; depth: number }) {
   } else if (depth + 1 < state.matches.length) {
     outlet = <RouteLevel tree={tree} depth={depth + 1} />;
     if (ErrorComponent && Boundary) outlet = (
-        <Boundary fallback={ErrorComponent} resetKey={state}>
+        <Boundary fallback={ErrorComponent} resetKey={state} errorTitle={() => headOf({ ...state, error: { boundaryId: match.id, error: {} } }, modules).title}>
           {outlet}
         </Boundary>
       );

@@ -2,8 +2,13 @@
  * JSON for an inline <script>. `<`, `>` and `&` are escaped so no value can close the
  * script element or open a comment, and U+2028/U+2029 so older parsers that treat them as
  * line terminators inside strings keep parsing. JSON.parse reads the escapes back unchanged.
+ *
+ * A lone surrogate (half an emoji cut by `slice`) becomes U+FFFD, as it does in the HTML
+ * around the script (UTF-8 cannot carry it): otherwise hydration would compare different text.
+ * JSON.stringify writes lone surrogates, and only those, as `\udXXX` escapes; an escaped
+ * backslash is matched first so a literal `\\ud800` in a string is left alone.
  */
-const UNSAFE = /[<>&\u2028\u2029]/g;
+const UNSAFE = /[<>&\u2028\u2029]|\\(?:\\|ud[89a-f][0-9a-f]{2})/g;
 
 const ESCAPES: Record<string, string> = {
   "<": "\\u003c",
@@ -11,8 +16,9 @@ const ESCAPES: Record<string, string> = {
   "&": "\\u0026",
   "\u2028": "\\u2028",
   "\u2029": "\\u2029",
+  "\\\\": "\\\\",
 };
 
 export function serializeForScript(value: unknown): string {
-  return JSON.stringify(value).replace(UNSAFE, (char) => ESCAPES[char] as string);
+  return JSON.stringify(value).replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
 }

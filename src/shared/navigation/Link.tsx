@@ -1,4 +1,5 @@
 import { type AnchorHTMLAttributes, type MouseEvent, useContext, useRef } from "react";
+import { navigationTarget } from "./navigation-target";
 import { type Router, RouterContext } from "./router-context";
 
 export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
@@ -31,17 +32,17 @@ export function Link(props: LinkProps) {
 function ClientLink({ href, prefetch = "intent", replace, reloadDocument: _reload, router, ...anchor }: LinkProps & { router: Router }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
+  // Only this origin's http(s) URLs: the browser itself handles every other href.
   const target = () => {
-    const url = new URL(href, window.location.href);
-    if (url.origin !== window.location.origin) return null;
-    return url;
+    const decided = navigationTarget(href, window.location.href);
+    return decided.kind === "client" ? decided.url : null;
   };
   const startIntent = () => {
     if (prefetch === "none") return;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       const url = target();
-      if (url) router.prefetch(url.pathname + url.search);
+      if (url) router.prefetch(url.href);
     }, INTENT_DELAY_MS);
   };
   const endIntent = () => clearTimeout(timer.current);
@@ -56,7 +57,7 @@ function ClientLink({ href, prefetch = "intent", replace, reloadDocument: _reloa
     // Same document, another fragment: the browser scrolls to it by itself.
     if (url.hash && url.pathname === here.pathname && url.search === here.search) return;
     event.preventDefault();
-    void router.navigate(url.pathname + url.search + url.hash, { replace });
+    void router.navigate(url.href, { replace });
   };
 
   return (

@@ -34,6 +34,17 @@ export interface Session {
   clear: () => void;
 }
 
+/** One accepted file part of a multipart body. */
+export interface UploadedFile {
+  /** Where it was written on the server; gone once the response has closed. */
+  path: string;
+  /** The name the browser gave, if any: the client's word, never a path to trust. */
+  name: string | null;
+  /** The part's Content-Type, if any. */
+  type: string | null;
+  size: number;
+}
+
 /** A typed slot for a value middleware puts on the request for the loaders and actions below it. */
 export interface RequestValueKey<Value> {
   readonly name: string;
@@ -74,6 +85,11 @@ export interface RequestContext {
   headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The parsed body of a POST (form fields, a string or an array when repeated, or JSON); undefined otherwise. */
   body: unknown;
+  /**
+   * The files of a multipart body by field name, when the route opts in with `uploads` (else
+   * always empty). Each is a temporary file, deleted once the response has closed.
+   */
+  files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The visitor's IP (see TRUST_PROXY and PROXY_HOPS). */
   clientIp: string;
   cookies: RequestCookies;

@@ -1,3 +1,5 @@
+import { locationHeader } from "./location";
+
 /**
  * The framework's control-flow signals. Loaders, actions and middleware throw them; the server
  * turns them into a redirect, a 404 or another 4xx. They are recognised by class *and* by a tagged marker, because
@@ -48,10 +50,11 @@ export class NotFoundSignal extends Error {
   }
 }
 
-/** Redirects: `redirect("/", 303)` or `redirect("/", { status: 303, headers: { "Set-Cookie": … } })`. */
+/** Redirects, the target encoded for the header (a target no header can carry throws a TypeError): `redirect("/", 303)` or `redirect("/", { status: 303, headers: { "Set-Cookie": … } })`. */
 export function redirect(location: string, init: RedirectStatus | (SignalInit & { status?: RedirectStatus }) = 307): never {
-  if (typeof init === "number") throw new RedirectSignal(location, init);
-  throw new RedirectSignal(location, init.status ?? 307, init.headers);
+  const target = locationHeader(location);
+  if (typeof init === "number") throw new RedirectSignal(target, init);
+  throw new RedirectSignal(target, init.status ?? 307, init.headers);
 }
 
 /** Answers a 4xx with data for the nearest error component: `httpError(403, { reason: "…" })`. */

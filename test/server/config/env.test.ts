@@ -16,6 +16,7 @@ describe("loadEnv", () => {
       SENTRY_TUNNEL_PATH: "/monitoring",
       SENTRY_TUNNEL_ALLOWED_DSNS: [],
       BODY_MAX_BYTES: 65_536,
+      BODY_MAX_FIELDS: 1_000,
       ALLOWED_ORIGINS: [],
     });
     expect(env.SENTRY_DSN).toBeUndefined();
@@ -42,6 +43,8 @@ describe("loadEnv", () => {
     ["SENTRY_TUNNEL_PATH", "monitoring"],
     ["NODE_ENV", "staging"],
     ["BODY_MAX_BYTES", "0"],
+    ["BODY_MAX_FIELDS", "0"],
+    ["BODY_MAX_FIELDS", "many"],
     ["SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES", "0"],
     ["ALLOWED_ORIGINS", "https://example.com/path"],
     ["ALLOWED_ORIGINS", "https://ok.example,*"],

@@ -76,6 +76,13 @@ describe("POST /feedback", () => {
     const limited = await post("/feedback", { message: "one more" });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The visitor's text and the event it is about come back in the form, to send once allowed.
+    const again = await post("/feedback", { message: "my long story & <details>", name: "Ann", eventId: EVENT_ID });
+    expect(again.status).toBe(429);
+    const html = again.text;
+    expect(html).toContain("my long story &amp; &lt;details&gt;</textarea>");
+    expect(html).toContain('value="Ann"');
+    expect(html).toContain(`name="eventId" value="${EVENT_ID}"`);
   });
 
   it("answers 503 without error reporting, and the pages say feedback is unavailable", async () => {

@@ -44,7 +44,7 @@ describe("the feedback service", () => {
   it("is unavailable without a sender", () => {
     const service = createFeedbackService(undefined);
     expect(service.available).toBe(false);
-    expect(service.submit({ message: "hi" }, "203.0.113.1")).toEqual({ status: "unavailable" });
+    expect(service.submit({ message: "hi" }, "203.0.113.1")).toEqual({ status: "unavailable", values: { message: "hi", name: "", email: "", eventId: "" } });
   });
 
   it("sends valid feedback and returns the event id", () => {

@@ -192,3 +192,19 @@ describe("file parts", () => {
     expect(app.appErrors).toEqual([]);
   });
 });
+
+describe("what the body parser does not look at", () => {
+  it("the charset parameter: every form and JSON body is read as UTF-8, an unknown charset included", async () => {
+    for (const charset of ["iso-8859-1", "no-such-charset"]) {
+      const response = await post({ "content-type": `application/x-www-form-urlencoded; charset=${charset}` }, Buffer.from("message=h%C3%A9"));
+      expect(response.status).toBe(200);
+      expect(response.json()).toMatchObject({ body: { message: "hé" } });
+    }
+  });
+
+  it("an empty body: parsed as no fields, for the action to judge", async () => {
+    const response = await post(FORM, Buffer.alloc(0));
+    expect(response.status).toBe(200);
+    expect(response.json()).toMatchObject({ body: {} });
+  });
+});

@@ -1,0 +1,58 @@
+import type { Context, Middleware } from "koa";
+import { refuse } from "./refuse";
+
+// A host name or IP literal, with an optional port: nothing that could carry a path, user or query.
+const HOST = /^(?:[a-z0-9._~!$&'()*+,;=-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const ORIGIN = Symbol("outpost.requestOrigin");
+
+type Checked = Context & { [ORIGIN]?: string };
+
+function originOf(protocol: string, host: string): URL | null {
+  if (!HOST.test(host)) return null;
+  try {
+    return new URL(`${protocol}://${host}`);
+  } catch {
+    return null; // a port above 65535, a label IDNA refuses
+  }
+}
+
+/** Why the request's URL cannot be built, in words safe to answer with; undefined when it can. */
+function problemOf(ctx: Context): string | undefined {
+  const forwarded = ctx.app.proxy;
+  const protocol = ctx.protocol;
+  if (protocol !== "http" && protocol !== "https") return "Malformed X-Forwarded-Proto header";
+  const hostHeader = forwarded && ctx.get("X-Forwarded-Host") ? "X-Forwarded-Host" : "Host";
+  // The header itself, not Koa's `ctx.host`, which drops a user part a Host must not have.
+  const host = ctx.get(hostHeader).split(",", 1)[0]?.trim() ?? "";
+  if (!host) return `Missing ${hostHeader} header`;
+  if (!ctx.path.startsWith("/")) return "Malformed request target";
+  const origin = originOf(protocol, host);
+  if (!origin) return `Malformed ${hostHeader} header`;
+  (ctx as Checked)[ORIGIN] = origin.origin;
+  return undefined;
+}
+
+/**
+ * Refuses, with a short 400, a request whose Host, forwarded host or protocol, or target cannot
+ * make a valid URL: the client's mistake, never a 500 and never reported. Everything after it
+ * reads the request's URL through `requestUrl`.
+ */
+export function requestTarget(): Middleware {
+  return (ctx, next) => {
+    const problem = problemOf(ctx);
+    if (problem) return refuse(ctx, 400, problem);
+    return next();
+  };
+}
+
+/**
+ * The URL of `pathname` (the request's own by default) on the request's origin, checked by
+ * `requestTarget`, with the request's query. Koa's `ctx.URL` is an empty object when it cannot
+ * build one, and reads an absolute-form target's own authority.
+ */
+export function requestUrl(ctx: Context, pathname: string = ctx.path): URL {
+  const origin = (ctx as Checked)[ORIGIN];
+  if (origin === undefined) throw new Error("requestUrl needs the requestTarget middleware in front");
+  // Joined as text, not resolved: a path starting with // stays a path on this host.
+  return new URL(`${origin}${pathname}${ctx.search}`);
+}

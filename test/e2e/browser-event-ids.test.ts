@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { hasChromium } from "../support/browser";
+import { receivedItems } from "../support/envelopes";
+import { reportingStack } from "../support/reporting-stack";
+
+// The browser's error page offers feedback linked to an event id: only ever one the ingest received.
+describe.skipIf(!hasChromium)("browser error pages' event ids", () => {
+  const stack = reportingStack({});
+
+  it("the same render error twice in a row: each id shown is an event the ingest received", async () => {
+    const page = await stack.browser.newPage();
+    await page.goto(`${stack.server.url}/diagnostics/client-error`);
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    const shown: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      await page.click("#throw-render-error");
+      await page.waitForSelector("input[name=eventId]", { state: "attached" });
+      // Long enough for the SDK to have processed and sent (or dropped) the event.
+      await page.waitForTimeout(1_500);
+      shown.push(await page.inputValue("input[name=eventId]"));
+      await page.click("a.brand");
+      await page.waitForURL(`${stack.server.url}/`);
+      await page.goBack();
+      await page.waitForSelector("#throw-render-error");
+    }
+    const ids = shown.filter((id) => id !== "");
+    expect(ids.length).toBeGreaterThan(0);
+    await stack.ingest.waitFor(() => {
+      const received = new Set(receivedItems(stack.ingest, "event").map((item) => item.payload.event_id));
+      return ids.every((id) => received.has(id));
+    }, 10_000);
+    await page.close();
+  });
+
+  it("browser events and breadcrumbs carry no query string or fragment, nor the referrer's", async () => {
+    const page = await stack.browser.newPage();
+    await page.goto(`${stack.server.url}/diagnostics/client-error?token=SECRET-QUERY#SECRET-FRAGMENT`, {
+      referer: `${stack.server.url}/diagnostics?token=SECRET-REFERER`,
+    });
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    // A client navigation with a query first, for a navigation breadcrumb that would carry it.
+    await page.evaluate(() => history.pushState(null, "", "/diagnostics/client-error?token=SECRET-PUSHED"));
+    await page.click("#throw-client-error");
+    const fromThisPage = () =>
+      receivedItems(stack.ingest, "event").filter((item) => JSON.stringify(item.payload).includes("diagnostic client error"));
+    await stack.ingest.waitFor(() => fromThisPage().length > 0, 10_000);
+    const [event] = fromThisPage();
+    const request = event?.payload.request as { url?: string; headers?: Record<string, string> } | undefined;
+    expect(request?.url).toBe(`${stack.server.url}/diagnostics/client-error`);
+    expect(request?.headers?.Referer).toBe(`${stack.server.url}/diagnostics`);
+    expect(JSON.stringify(event?.payload)).not.toMatch(/SECRET/);
+    await page.close();
+  });
+});
+

@@ -1,0 +1,26 @@
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { launchChromium } from "./browser";
+import { FIXTURE_DIST, ROOT } from "./paths";
+import { type ServerProcess, startServerProcess } from "./server-process";
+
+interface FixtureStack {
+  server: ServerProcess;
+  browser: BrowserContext;
+}
+
+/** The fixture app (test/fixtures/app, built by the global setup) served, and Chromium, for one describe block. */
+export function fixtureStack(): FixtureStack {
+  const stack = {} as FixtureStack;
+  let closeBrowser: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    stack.server = await startServerProcess({}, { dist: path.join(ROOT, FIXTURE_DIST) });
+    ({ browser: stack.browser, close: closeBrowser } = await launchChromium());
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await stack.server?.stop();
+  });
+  return stack;
+}
