@@ -85,7 +85,8 @@ export class ReplayWorker {
         this.#pause(true);
         wait = Math.max(this.#retryAt - Date.now(), 1);
       }
-      if (wait > 0) await this.#sleep(wait);
+      // 0 means a delivery started; any other answer waits, at least a millisecond, so no path spins.
+      if (wait !== 0) await this.#sleep(Math.max(wait, 1));
     }
     await Promise.all(this.#deliveries);
   }
