@@ -13,8 +13,8 @@ export const settings = defineSettings(
 );
 
 /**
- * Runs before every route's own middleware, for pages and resource routes alike (see the
- * README's "Middleware"). None yet: each one runs on every request, so add only what every
- * page needs.
+ * Runs before every route's own middleware, for pages and resource routes alike (see
+ * "Middleware" in docs/guides/pages.md). None yet: each one runs on every request, so add
+ * only what every page needs.
  */
 export const middleware: RouteMiddleware[] = [];

@@ -13,7 +13,7 @@ import { spoolDir, spoolOptions } from "./spool-harness";
 /**
  * The spool's guarantees under random ingest failures, odd envelopes and restarts: every
  * envelope the tunnel acknowledged reaches the ingest; one reaches it more than once only where
- * the README allows it (the ingest took it but its answer was lost, or a restart cut a delivery);
+ * the tunnel guide allows it (docs/guides/tunnel.md) (the ingest took it but its answer was lost, or a restart cut a delivery);
  * the event loop never blocks 100 ms; /healthz answers throughout.
  */
 
