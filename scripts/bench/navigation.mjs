@@ -1,7 +1,8 @@
-// Figure 6: the app platform's hot paths. The server render of / beside the build before the
-// platform (nested routes, server-only loaders, client navigation), both pinned to one core and
-// loaded at once (lib/paired.mjs); and the JSON data request a client navigation to / makes,
-// beside the server render of the same page.
+// Figure 6: the app platform's hot paths. The server render of / beside earlier builds (the one
+// before the platform: nested routes, server-only loaders, client navigation; the one before the
+// request context and sessions), each pair pinned to one core and loaded at once
+// (lib/paired.mjs); and the JSON data request a client navigation to / makes, beside the server
+// render of the same page.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,12 +12,14 @@ import { pairedRatio } from "./lib/paired.mjs";
 import { BROWSER_UA, OUT, ROOT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, medianRun, target } from "./lib/stats.mjs";
 
-// The last commit before the app platform; BENCH_BASELINE_REV compares with another.
-const BASELINE_REV = process.env.BENCH_BASELINE_REV ?? "98c3d41";
+// What each earlier build is: the last commit before the app platform, the last before the
+// request context and sessions. BENCH_BASELINE_REV (comma separated) compares with others.
+const BASELINES = { "98c3d41": "the build before the app platform", "3425102": "the build before the request context and sessions" };
+const BASELINE_REVS = process.env.BENCH_BASELINE_REV?.split(",") ?? Object.keys(BASELINES);
 
 /** That revision's sources (git archive, so no worktree is registered) and its production build, kept between runs. */
-function baselineBuild() {
-  const sha = execFileSync("git", ["rev-parse", "--short=12", `${BASELINE_REV}^{commit}`], { cwd: ROOT, encoding: "utf8" }).trim();
+function baselineBuild(rev) {
+  const sha = execFileSync("git", ["rev-parse", "--short=12", `${rev}^{commit}`], { cwd: ROOT, encoding: "utf8" }).trim();
   const dir = path.join(tmpdir(), `outpost-bench-baseline-${sha}`);
   if (!existsSync(path.join(dir, "dist", "manifest.json"))) {
     rmSync(dir, { recursive: true, force: true });
@@ -26,27 +29,29 @@ function baselineBuild() {
     console.log(`building the baseline ${sha} in ${dir} ...`);
     buildProduction({ root: dir, outRel: "dist" });
   }
-  return { dir, sha };
+  return { dir, sha, label: BASELINES[rev] ?? `the build of ${rev}` };
 }
 
 export async function navigation({ rounds, seconds, connections, warmupSec, durationSec }) {
-  const baseline = baselineBuild();
+  const baselines = BASELINE_REVS.map(baselineBuild);
   const ingest = await startHelper("fake-ingest.mjs");
   const sentry = { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` };
   const rows = [];
   const verdicts = [];
   try {
-    for (const [label, env] of [
-      ["Sentry off", {}],
-      ["Sentry on", sentry],
-    ]) {
-      const servers = [await startServer(env, { root: baseline.dir, outRel: "dist" }), await startServer(env)];
-      try {
-        const { ratio, rates } = await pairedRatio(servers, { rounds, seconds, connections });
-        rows.push([`SSR of /, ${label}: ours ÷ ${baseline.sha} (paired, one core)`, rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), fmt.x(ratio)]);
-        verdicts.push(target(`Navigation: SSR of /, ${label}, >= 0.97 × the build before the app platform`, ratio >= 0.97, fmt.x(ratio)));
-      } finally {
-        await Promise.all(servers.map((server) => server.stop()));
+    for (const baseline of baselines) {
+      for (const [label, env] of [
+        ["Sentry off", {}],
+        ["Sentry on", sentry],
+      ]) {
+        const servers = [await startServer(env, { root: baseline.dir, outRel: "dist" }), await startServer(env)];
+        try {
+          const { ratio, rates } = await pairedRatio(servers, { rounds, seconds, connections });
+          rows.push([`SSR of /, ${label}: ours ÷ ${baseline.sha} (paired, one core)`, rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), fmt.x(ratio)]);
+          verdicts.push(target(`Navigation: SSR of /, ${label}, >= 0.97 × ${baseline.label}`, ratio >= 0.97, fmt.x(ratio)));
+        } finally {
+          await Promise.all(servers.map((server) => server.stop()));
+        }
       }
     }
 
@@ -74,12 +79,12 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
     await ingest.stop();
   }
   return {
-    title: "6. App platform: server render beside the build before it, data requests",
+    title: "6. App platform: server render beside earlier builds, data requests",
     header: ["what", "req/s per round", "result"],
     rows,
     verdicts,
     notes: [
-      `Baseline: ${baseline.sha} (BENCH_BASELINE_REV), the last commit before nested routes, server-only loaders and client navigation, built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${rounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
+      `Baselines (BENCH_BASELINE_REV): ${baselines.map((b) => `${b.sha}, ${b.label}`).join("; ")}; each built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${rounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
       "The data request is what a client navigation to / fetches: the matched routes' loader data as JSON, with the build id header.",
     ],
   };

@@ -8,6 +8,7 @@ import path from "node:path";
 import { buildProduction } from "./lib/build.mjs";
 import { buildFloorTree } from "./lib/floor-tree.mjs";
 import { pairedRatio, pairFigures } from "./lib/paired.mjs";
+import { sessionCost } from "./session-cost.mjs";
 import { CPU_NOTE, fetchBodies, LOAD_HEADER, loadRow, measureInterleaved, normalise } from "./lib/interleave.mjs";
 import { BROWSER_UA, OUT_REL, ROOT, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, target } from "./lib/stats.mjs";
@@ -65,17 +66,19 @@ export async function realistic({ connections, rounds, warmupSec, durationSec, p
         dataPairs.map(([conns, data, page]) => `${fmt.int(data)} vs ${fmt.int(page)} req/s at ${conns} connections`).join(", "),
       ),
     );
+    const session = await sessionCost({ outRel: OUT_REL_APP, paired });
     return {
       title: `7. Realistic page: GET ${PAGE}, a loader's ${fmt.int(ROWS)} rows as a table`,
       header: LOAD_HEADER,
       rows,
-      verdicts,
+      verdicts: [...verdicts, ...session.verdicts],
       notes: [
         `The page: a bench-only app (${APP_DIR}: root layout with header, nav and footer; the products route, whose loader makes ${fmt.int(ROWS)} rows of id, name, price and date for each request) built by \`node scripts/build.mjs\` with OUTPOST_APP_DIR into ${OUT_REL_APP}/, served by the product's server, whose createApp gets that build's routes. The floor (floor-ssr.mjs, BENCH_PAGE=${PAGE}) is bare node:http running the same loader and rendering the same tree with the same renderToPipeableStream call.`,
         `Response bodies: floor ${bodies.floor.length} B (the table ${tableBytes} B, the hydration data script the rest), ours with Sentry off ${bodies["ours, Sentry off"].length} B, with Sentry on ${bodies[SENTRY_ON].length} B. Identical to the floor once nonces and timestamps are normalised (and, Sentry on, without trace tags, DSN and feedback flag): ${same ? "yes" : "NO"}.`,
         `Data request: GET /__data${PAGE} with X-Outpost-Build, what a client navigation to the page fetches: ${bodies[DATA].length} B of JSON (${dataRows} rows). Its "× floor" compares it with the floor's page render.`,
         "Every server here is pinned to CPU 0 and the load generator to CPU 1 (taskset): unpinned, a server's runs at 100 connections fell into two modes about 1.6× apart (the floor's too: 66 and 115 req/s), as the scheduler did or did not put the load generator, busy reading 100 streams of 180 KB, on the server's core.",
         `The target is judged paired, as the SSR group's CPU target is: the floor and ours (Sentry on) pinned to CPU 0 and loaded at once, by one autocannon each on CPU 1 (lib/paired.mjs, ${paired.rounds} rounds of ${paired.seconds} s after a 2 s warm-up), so ours ÷ floor req/s is the floor's CPU per page ÷ ours, whatever the VM's speed in that moment. Pinned but loaded one after the other (the table above), the same servers' rounds still differed by up to half. Floor ÷ ours req/s per round, then each one's CPU per page and the pair's share of CPU 0: ${pairs.join("; ")}.`,
+        session.note,
         CPU_NOTE,
       ],
     };
