@@ -21,8 +21,10 @@ export class PrefetchCache {
 
   set(path: string, answer: Promise<RouteAnswer>): void {
     this.#entries.set(path, { answer, expires: performance.now() + FRESH_MS });
-    // A failed prefetch is forgotten: the click then asks again.
-    answer.catch(() => this.#entries.delete(path));
+    // A failed prefetch is forgotten, unless a newer one took its place: the click then asks again.
+    answer.catch(() => {
+      if (this.#entries.get(path)?.answer === answer) this.#entries.delete(path);
+    });
   }
 
   /** The fresh answer for a path, taken out of the cache. */

@@ -1,0 +1,71 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RouteAnswer } from "../../../src/client/navigation/fetch-route-data";
+import { PrefetchCache } from "../../../src/client/navigation/prefetch-cache";
+
+const answer = (location: string): Promise<RouteAnswer> => Promise.resolve({ kind: "redirect", build: "b", status: 307, location });
+
+describe("PrefetchCache", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("hands out an answer once, by path and query", async () => {
+    const cache = new PrefetchCache();
+    const first = answer("/a");
+    cache.set("/items?page=2", first);
+    expect(cache.has("/items")).toBe(false);
+    expect(cache.take("/items?page=2")).toBe(first);
+    expect(cache.take("/items?page=2")).toBeUndefined();
+  });
+
+  it("forgets an answer after 10 s, so a late click fetches fresh data", () => {
+    const cache = new PrefetchCache();
+    cache.set("/items", answer("/a"));
+    vi.advanceTimersByTime(9_999);
+    expect(cache.has("/items")).toBe(true);
+    vi.advanceTimersByTime(2);
+    expect(cache.take("/items")).toBeUndefined();
+  });
+
+  it("forgets a prefetch that failed, so the click asks again", async () => {
+    const cache = new PrefetchCache();
+    const failed = Promise.reject(new TypeError("network down"));
+    cache.set("/items", failed);
+    await failed.catch(() => {});
+    expect(cache.has("/items")).toBe(false);
+  });
+
+  it("a newer prefetch of the same path replaces the older", () => {
+    const cache = new PrefetchCache();
+    const older = answer("/old");
+    const newer = answer("/new");
+    cache.set("/items", older);
+    cache.set("/items", newer);
+    expect(cache.take("/items")).toBe(newer);
+  });
+
+  it("an older prefetch that fails does not drop the newer one of the same path", async () => {
+    const cache = new PrefetchCache();
+    let fail: (error: Error) => void = () => {};
+    const older = new Promise<RouteAnswer>((_, reject) => {
+      fail = reject;
+    });
+    cache.set("/items", older);
+    const newer = answer("/new");
+    cache.set("/items", newer);
+    fail(new TypeError("network down"));
+    await older.catch(() => {});
+    expect(cache.take("/items")).toBe(newer);
+  });
+
+  it("clear() drops everything", () => {
+    const cache = new PrefetchCache();
+    cache.set("/a", answer("/a"));
+    cache.set("/b", answer("/b"));
+    cache.clear();
+    expect([cache.has("/a"), cache.has("/b")]).toEqual([false, false]);
+  });
+});
