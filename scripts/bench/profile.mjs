@@ -2,6 +2,7 @@
 // CPU profile of the server under one benchmark's load: `node scripts/bench/profile.mjs <scenario>`
 // with scenario ssr-off, ssr-on, ssr-floor, realistic-off, realistic-on, realistic-floor,
 // realistic-data (the realistic group's page and its data request: run that group first),
+// realistic-visitor, realistic-greeting (its small page reading the session, and without),
 // tunnel-1k, tunnel-100k, relay-1k, relay-100k, koa-relay-1k, koa-relay-100k, startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
 // hottest functions; the .cpuprofile is kept for Chrome DevTools.
@@ -10,6 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { OUT_APP, OUT_REL_APP, PAGE } from "./realistic.mjs";
+import { SESSION_SECRET, sessionCookie } from "./session-cost.mjs";
 
 const scenario = process.argv[2] ?? "ssr-off";
 const seconds = Number(process.argv[3] ?? 10);
@@ -28,12 +30,16 @@ const server =
       ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT_APP, BENCH_PAGE: PAGE }, { nodeFlags })
       : scenario.startsWith("relay") || scenario.startsWith("koa-relay")
         ? await startHelper(scenario.startsWith("koa") ? "floor-relay-koa.mjs" : "floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
-        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn }, { nodeFlags, ...(realistic ? { outRel: OUT_REL_APP } : {}) });
+        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn, SESSION_SECRET }, { nodeFlags, ...(realistic ? { outRel: OUT_REL_APP } : {}) });
 const browser = { "user-agent": BROWSER_UA };
 const buildId = () => JSON.parse(readFileSync(path.join(OUT_APP, "manifest.json"), "utf8")).buildId;
-function loadFor() {
+async function loadFor() {
   if (scenario.startsWith("ssr")) return { url: `${server.origin}/`, headers: browser, connections: 100 };
   if (scenario === "realistic-data") return { url: `${server.origin}/__data${PAGE}`, headers: { ...browser, "x-outpost-build": buildId() }, connections: 10 };
+  if (scenario === "realistic-visitor" || scenario === "realistic-greeting") {
+    const page = scenario === "realistic-visitor" ? "/visitor" : "/greeting";
+    return { url: `${server.origin}${page}`, headers: { ...browser, cookie: await sessionCookie(server) }, connections: 50 };
+  }
   if (realistic) return { url: `${server.origin}${PAGE}`, headers: browser, connections: 10 };
   return {
     url: `${server.origin}/monitoring?p=42`,
@@ -43,7 +49,7 @@ function loadFor() {
     connections: 10,
   };
 }
-const load = loadFor();
+const load = await loadFor();
 // Warm-up and measured run both count: the profile covers the whole process life.
 let requests = 1;
 if (!scenario.startsWith("startup")) {

@@ -6,10 +6,10 @@ import { pairedRatio, pairFigures } from "./lib/paired.mjs";
 import { BROWSER_UA, startServer } from "./lib/proc.mjs";
 import { fmt, target } from "./lib/stats.mjs";
 
-const SESSION_SECRET = "a-bench-session-secret-of-at-least-32-chars";
+export const SESSION_SECRET = "a-bench-session-secret-of-at-least-32-chars";
 
 /** A valid session cookie: the page's action sets a name, as a visitor's form would. */
-async function sessionCookie(server) {
+export async function sessionCookie(server) {
   const answer = await fetch(`${server.origin}/visitor`, { method: "POST", body: new URLSearchParams({ name: "guest" }), redirect: "manual" });
   const cookie = answer.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
   if (!cookie.includes("outpost.session=")) throw new Error(`the bench's session page set no session cookie (status ${answer.status})`);

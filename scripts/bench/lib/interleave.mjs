@@ -46,7 +46,7 @@ export const normalise = (html) =>
     .replace(/<meta name="(sentry-trace|baggage)"[^>]*>/g, "")
     .replace(/,"traceMeta":\{[^}]*\}/, ',"traceMeta":{}')
     .replace(/"sentryDsn":"[^"]*"/, '"sentryDsn":null')
-    .replace(/"feedback":true\}/, '"feedback":false}');
+    .replace(/"feedback":true([,}])/, '"feedback":false$1');
 
 /** Each target's response body for its URL, fetched once. */
 export async function fetchBodies(targets) {
