@@ -5,7 +5,8 @@
 // realistic-visitor, realistic-greeting (its small page reading the session, and without),
 // tunnel-1k, tunnel-100k, relay-1k, relay-100k, koa-relay-1k, koa-relay-100k, startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
-// hottest functions; the .cpuprofile is kept for Chrome DevTools.
+// hottest functions; the .cpuprofile is kept for Chrome DevTools. PROFILE_ROOT=<checkout> profiles
+// that checkout's dist/ instead (an A/B with the navigation group's baseline builds).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,7 +17,7 @@ import { SESSION_SECRET, sessionCookie } from "./session-cost.mjs";
 const scenario = process.argv[2] ?? "ssr-off";
 const seconds = Number(process.argv[3] ?? 10);
 // Beside the build, not in it: every bench build empties its own directory.
-const OUT_URL = `${pathToFileURL(OUT).href}/`;
+const OUT_URL = `${pathToFileURL(process.env.PROFILE_ROOT ? path.join(process.env.PROFILE_ROOT, "dist") : OUT).href}/`;
 const dir = path.join(`${OUT}-profiles`, `${scenario}-${Date.now()}`);
 
 const ingest = await startHelper("fake-ingest.mjs");
@@ -30,7 +31,11 @@ const server =
       ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT_APP, BENCH_PAGE: PAGE }, { nodeFlags })
       : scenario.startsWith("relay") || scenario.startsWith("koa-relay")
         ? await startHelper(scenario.startsWith("koa") ? "floor-relay-koa.mjs" : "floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
-        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn, SESSION_SECRET }, { nodeFlags, ...(realistic ? { outRel: OUT_REL_APP } : {}) });
+        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn, SESSION_SECRET }, {
+            nodeFlags,
+            ...(realistic ? { outRel: OUT_REL_APP } : {}),
+            ...(process.env.PROFILE_ROOT ? { root: process.env.PROFILE_ROOT, outRel: "dist" } : {}),
+          });
 const browser = { "user-agent": BROWSER_UA };
 const buildId = () => JSON.parse(readFileSync(path.join(OUT_APP, "manifest.json"), "utf8")).buildId;
 async function loadFor() {
