@@ -7,13 +7,29 @@ const ORIGIN = Symbol("outpost.requestOrigin");
 
 type Checked = Context & { [ORIGIN]?: string };
 
-function originOf(protocol: string, host: string): URL | null {
+function originOf(protocol: string, host: string): string | null {
   if (!HOST.test(host)) return null;
   try {
-    return new URL(`${protocol}://${host}`);
+    return new URL(`${protocol}://${host}`).origin;
   } catch {
     return null; // a port above 65535, a label IDNA refuses
   }
+}
+
+// A site answers a handful of hosts: each one's origin is worked out once. Bounded, so a client
+// sending a new Host every time only keeps the map small.
+const KNOWN_ORIGINS_MAX = 64;
+const knownOrigins = new Map<string, string | null>();
+
+function cachedOriginOf(protocol: string, host: string): string | null {
+  const key = `${protocol} ${host}`;
+  let origin = knownOrigins.get(key);
+  if (origin === undefined) {
+    origin = originOf(protocol, host);
+    if (knownOrigins.size >= KNOWN_ORIGINS_MAX) knownOrigins.clear();
+    knownOrigins.set(key, origin);
+  }
+  return origin;
 }
 
 /** Why the request's URL cannot be built, in words safe to answer with; undefined when it can. */
@@ -26,9 +42,9 @@ function problemOf(ctx: Context): string | undefined {
   const host = ctx.get(hostHeader).split(",", 1)[0]?.trim() ?? "";
   if (!host) return `Missing ${hostHeader} header`;
   if (!ctx.path.startsWith("/")) return "Malformed request target";
-  const origin = originOf(protocol, host);
-  if (!origin) return `Malformed ${hostHeader} header`;
-  (ctx as Checked)[ORIGIN] = origin.origin;
+  const origin = cachedOriginOf(protocol, host);
+  if (origin === null) return `Malformed ${hostHeader} header`;
+  (ctx as Checked)[ORIGIN] = origin;
   return undefined;
 }
 

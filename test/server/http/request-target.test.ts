@@ -33,6 +33,17 @@ describe("a malformed Host header", () => {
     });
   }
 
+  it("each Host is judged on its own, however many others came before (its origin is remembered)", async () => {
+    for (let i = 0; i < 100; i++) {
+      const response = await get(direct, "/test/search?q=1", { Host: `shop${i}.example` });
+      expect(response.text()).toContain(`1 on shop${i}.example`);
+    }
+    for (const host of ["shop1.example", "a b", "shop99.example", "a b"]) {
+      const response = await get(direct, "/test/search?q=1", { Host: host });
+      expect(response.status, host).toBe(host === "a b" ? 400 : 200);
+    }
+  });
+
   it("a valid one still serves the page, and the loader sees it", async () => {
     const response = await get(direct, "/test/search?q=1", { Host: "shop.example:8080" });
     expect(response.status).toBe(200);
