@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type Koa from "koa";
 import createSession from "koa-session";
 import type { Logger } from "../logger";
+import { rememberingKeys } from "./remembering-keys";
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = "outpost.session";
@@ -27,9 +28,9 @@ function decode(value: string): unknown {
  */
 export function installSessions(app: Koa, secrets: readonly string[], logger: Logger): void {
   if (secrets.length > 0) {
-    app.keys = [...secrets];
+    app.keys = rememberingKeys(secrets);
   } else {
-    app.keys = [randomBytes(32).toString("base64url")];
+    app.keys = rememberingKeys([randomBytes(32).toString("base64url")]);
     logger.warn("SESSION_SECRET is not set: signing with a random key, so sessions end when the server restarts and are not shared between replicas");
   }
   createSession(
