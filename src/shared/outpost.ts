@@ -8,6 +8,8 @@ export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
 export { Form, type FormState } from "./forms/Form";
+export { type Fetcher, type FetcherFormProps, type FetcherState, type SubmitOptions, useFetcher } from "./navigation/use-fetcher";
+export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
 export {
   FEEDBACK_LIMITS,

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
+import type { FetchAnswer, FetcherSubmission } from "./fetcher-request";
 
 export interface NavigationState {
   state: "idle" | "loading";
@@ -23,6 +24,11 @@ export interface Router {
    * the form itself (another origin or build, a refusal, a network failure).
    */
   submit(action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback">;
+  /**
+   * A fetcher's request (useFetcher): the leaf loader's data of `href`, or the answer of its
+   * action followed by a revalidation of the page; no history entry, URL or scroll change.
+   */
+  fetch(href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer>;
   subscribe(listener: () => void): () => void;
   navigation(): NavigationState;
 }

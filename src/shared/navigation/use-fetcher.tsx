@@ -1,0 +1,143 @@
+import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useMemo, useRef, useState } from "react";
+import type { RouteError } from "../routing/module";
+import type { FetchAnswer } from "./fetcher-request";
+import { useRouter } from "./router-context";
+
+export type FetcherState = "idle" | "submitting" | "loading";
+
+export interface SubmitOptions {
+  /** "post" (default) runs the page's action; "get" loads `action` with the data as its query. */
+  method?: "post" | "get";
+  /** The page whose action (or loader) receives it; the current page when absent. */
+  action?: string;
+}
+
+export type SubmitTarget = FormData | URLSearchParams | Record<string, string>;
+
+export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "children"> {
+  method?: "post" | "get";
+  action?: string;
+  children: ReactNode;
+}
+
+export interface Fetcher<Data = unknown> {
+  state: FetcherState;
+  /** The loader's data (load) or the action's (submit), once answered. */
+  data: Data | undefined;
+  /** The error the loader or action ended with, as an error component would see it. */
+  error: RouteError | undefined;
+  /** What is being submitted, until the page shows data loaded after the action: for optimistic UI. */
+  formData: FormData | undefined;
+  load(href: string): Promise<void>;
+  submit(target: SubmitTarget, options?: SubmitOptions): Promise<void>;
+  /** A form submitted through this fetcher. */
+  Form: (props: FetcherFormProps) => ReactNode;
+}
+
+interface Status {
+  state: FetcherState;
+  data: unknown;
+  error: RouteError | undefined;
+  formData: FormData | undefined;
+}
+
+const IDLE: Status = { state: "idle", data: undefined, error: undefined, formData: undefined };
+
+function toFormData(target: SubmitTarget): FormData {
+  if (target instanceof FormData) return target;
+  const data = new FormData();
+  const entries = target instanceof URLSearchParams ? target.entries() : Object.entries(target);
+  for (const [name, value] of entries) data.append(name, value);
+  return data;
+}
+
+/** Form fields as a urlencoded body, or multipart when a file is among them. */
+function bodyOf(data: FormData): URLSearchParams | FormData {
+  const fields = [...data.entries()];
+  if (fields.some(([, value]) => typeof value !== "string")) return data;
+  return new URLSearchParams(fields as [string, string][]);
+}
+
+/** What only the browser itself can do (another build answered): a plain submission or page load. */
+function fallBack(href: string, formData: FormData | undefined): void {
+  if (!formData) return window.location.assign(href);
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = href;
+  form.hidden = true;
+  for (const [name, value] of formData.entries()) {
+    if (typeof value !== "string") continue;
+    const input = document.createElement("input");
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
+}
+
+/**
+ * A request that does not navigate: loads a page's loader data or submits to its action, with
+ * its own state, data and submitted form data; many run side by side. A submission revalidates
+ * the page once its action answered; a newer call of the same fetcher replaces an older one.
+ */
+export function useFetcher<Data = unknown>(): Fetcher<Data> {
+  const router = useRouter();
+  const [status, setStatus] = useState<Status>(IDLE);
+  const latest = useRef<AbortController | undefined>(undefined);
+
+  const run = async (href: string, formData: FormData | undefined): Promise<void> => {
+    if (!router) return;
+    latest.current?.abort();
+    const controller = new AbortController();
+    latest.current = controller;
+    const current = () => latest.current === controller;
+    setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData }));
+    let answer: FetchAnswer;
+    try {
+      answer = await router.fetch(href, formData ? { body: bodyOf(formData) } : undefined, controller.signal);
+    } catch {
+      // Replaced by a newer call, or the network failed: a page load shows what happened.
+      answer = controller.signal.aborted ? { kind: "redirected" } : { kind: "fallback" };
+    }
+    if (!current()) return;
+    if (answer.kind === "fallback") return fallBack(href, formData);
+    if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
+    const { data, error, revalidated } = answer;
+    setStatus({ state: revalidated ? "loading" : "idle", data, error, formData: revalidated ? formData : undefined });
+    if (!revalidated) return;
+    await revalidated;
+    if (current()) setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
+  };
+  const runRef = useRef(run);
+  runRef.current = run;
+
+  const actions = useMemo(() => {
+    const here = () => (typeof window === "undefined" ? "/" : window.location.pathname + window.location.search);
+    const submit = (target: SubmitTarget, { method = "post", action }: SubmitOptions = {}): Promise<void> => {
+      const formData = toFormData(target);
+      const href = action ?? here();
+      if (method === "post") return runRef.current(href, formData);
+      const url = new URL(href, window.location.href);
+      url.search = new URLSearchParams(bodyOf(formData) as URLSearchParams).toString();
+      return runRef.current(url.pathname + url.search, undefined);
+    };
+    function Form({ method = "post", action, children, onSubmit, ...form }: FetcherFormProps) {
+      const send = (event: SubmitEvent<HTMLFormElement>) => {
+        onSubmit?.(event);
+        if (event.defaultPrevented || !router) return;
+        event.preventDefault();
+        // The form's action property is its resolved URL (this page's when there is none).
+        void submit(new FormData(event.currentTarget, event.submitter), { method, action: event.currentTarget.action });
+      };
+      return (
+        <form {...form} method={method} action={action} onSubmit={send}>
+          {children}
+        </form>
+      );
+    }
+    return { load: (href: string) => runRef.current(href, undefined), submit, Form };
+  }, [router]);
+
+  return { ...status, data: status.data as Data | undefined, ...actions };
+}
