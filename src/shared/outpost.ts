@@ -21,6 +21,7 @@ export {
   type FeedbackValues,
 } from "./feedback/fields";
 export { actionData } from "./routing/action-result";
+export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";
 export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
 export { requestValue } from "./routing/request";
 export { defineSettings } from "./routing/settings";

@@ -60,7 +60,10 @@ function bodyOf(data: FormData): URLSearchParams | FormData {
 
 /** What only the browser itself can do (another build answered): a plain submission or page load. */
 function fallBack(href: string, formData: FormData | undefined): void {
-  if (!formData) return window.location.assign(href);
+  if (!formData) {
+    window.location.assign(href);
+    return;
+  }
   const form = document.createElement("form");
   form.method = "post";
   form.action = href;
@@ -101,7 +104,10 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
       answer = controller.signal.aborted ? { kind: "redirected" } : { kind: "fallback" };
     }
     if (!current()) return;
-    if (answer.kind === "fallback") return fallBack(href, formData);
+    if (answer.kind === "fallback") {
+      fallBack(href, formData);
+      return;
+    }
     if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
     const { data, error, revalidated } = answer;
     setStatus({ state: revalidated ? "loading" : "idle", data, error, formData: revalidated ? formData : undefined });
