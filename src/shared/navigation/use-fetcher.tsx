@@ -58,10 +58,13 @@ function bodyOf(data: FormData): URLSearchParams | FormData {
   return new URLSearchParams(fields as [string, string][]);
 }
 
-/** What only the browser itself can do (another build answered): a plain submission or page load. */
+/**
+ * What only the browser itself can do (another build answered, the network failed): a plain
+ * submission; for a load, this page loaded again, so that old code never reads new data.
+ */
 function fallBack(href: string, formData: FormData | undefined): void {
   if (!formData) {
-    window.location.assign(href);
+    window.location.reload();
     return;
   }
   const form = document.createElement("form");
