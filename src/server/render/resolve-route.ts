@@ -111,7 +111,11 @@ export function resolveRoute(
   early?: EarlyFailure,
 ): MaybePromise<RouteOutcome> {
   const found = matched ?? routes.table.notFound();
-  if (!matched) context.params = {};
+  if (!matched) {
+    context.params = {};
+    // The client could not foresee this chain: it gets all of it.
+    if (options.loadOnly) options = { ...options, loadOnly: undefined };
+  }
   let upTo = found.matches.length;
   if (early) {
     const boundary = boundaryAbove(routes, found.matches, early.depth);
