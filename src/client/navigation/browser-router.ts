@@ -81,7 +81,8 @@ export class BrowserRouter implements Router {
     return this.#go(url, options.replace || same ? "replace" : "push", 0);
   };
 
-  readonly revalidate = (): Promise<void> => this.#invalidate("revalidate");
+  readonly revalidate = (): Promise<void> => this.#freshness.whenFresh(this.#invalidate("revalidate"));
+  readonly freshAsOf = (): number => this.#freshness.freshAsOf;
 
   readonly fetch = (href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> => {
     const deps = {
@@ -169,11 +170,11 @@ export class BrowserRouter implements Router {
   }
 
   /** The page's data is out of date: revalidated now, or after the pending navigation lands. */
-  #invalidate(cause: "action" | "revalidate"): Promise<void> {
+  #invalidate(cause: "action" | "revalidate"): number {
     if (cause === "action" || !this.#freshness.stale) this.#staleBy = cause;
     const generation = this.#freshness.invalidate();
     this.#revalidateIfStale();
-    return this.#freshness.whenFresh(generation);
+    return generation;
   }
 
   /** A newer revalidation replaces a pending one: the older answer is never shown. */
@@ -247,8 +248,9 @@ export class BrowserRouter implements Router {
       delete document.documentElement.dataset.navigating;
       if (mode !== "none") emitNavigation("end", { pattern: state.pattern });
     };
-    this.#update({ state, navigation: IDLE });
+    // Before the update: a fetcher waiting for this data turns idle in the same render.
     this.#freshness.committed(generation);
+    this.#update({ state, navigation: IDLE });
     // An action answered while this page was on its way: its data may predate it.
     this.#revalidateIfStale();
   }

@@ -18,6 +18,10 @@ export class DataFreshness {
     return this.#invalidated;
   }
 
+  get freshAsOf(): number {
+    return this.#freshAsOf;
+  }
+
   get stale(): boolean {
     return this.#invalidated > this.#freshAsOf;
   }

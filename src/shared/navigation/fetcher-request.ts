@@ -6,11 +6,11 @@ export interface FetcherSubmission {
 }
 
 /**
- * What a fetcher's request came to: data (a loader's, or the action's with the page's
- * revalidation to wait for), a redirect the router followed, or "fallback" when only the
- * browser itself can do it (another build, another origin).
+ * What a fetcher's request came to: data (a loader's, or the action's with the data generation
+ * the page must reach, see Router.freshAsOf), a redirect the router followed, or "fallback"
+ * when only the browser itself can do it (another build, another origin).
  */
 export type FetchAnswer =
-  | { kind: "data"; data: unknown; error?: RouteError; revalidated?: Promise<void> }
+  | { kind: "data"; data: unknown; error?: RouteError; revalidation?: number }
   | { kind: "redirected" }
   | { kind: "fallback" };

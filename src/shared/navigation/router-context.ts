@@ -29,6 +29,8 @@ export interface Router {
    * action followed by a revalidation of the page; no history entry, URL or scroll change.
    */
   fetch(href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer>;
+  /** How many actions (and revalidate() calls) the data on screen reflects; changes with the page's state. */
+  freshAsOf(): number;
   subscribe(listener: () => void): () => void;
   navigation(): NavigationState;
 }

@@ -1,4 +1,4 @@
-import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useMemo, useRef, useState } from "react";
+import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { RouteError } from "../routing/module";
 import type { FetchAnswer } from "./fetcher-request";
 import { useRouter } from "./router-context";
@@ -39,9 +39,13 @@ interface Status {
   data: unknown;
   error: RouteError | undefined;
   formData: FormData | undefined;
+  /** After an action: loading until the page's data is this fresh (see Router.freshAsOf). */
+  waitFor?: number;
 }
 
 const IDLE: Status = { state: "idle", data: undefined, error: undefined, formData: undefined };
+const noSubscription = () => () => {};
+const never = () => 0;
 
 function toFormData(target: SubmitTarget): FormData {
   if (target instanceof FormData) return target;
@@ -98,7 +102,7 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
     const controller = new AbortController();
     latest.current = controller;
     const current = () => latest.current === controller;
-    setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData }));
+    setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
     let answer: FetchAnswer;
     try {
       answer = await router.fetch(href, formData ? { body: bodyOf(formData) } : undefined, controller.signal);
@@ -112,11 +116,9 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
       return;
     }
     if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
-    const { data, error, revalidated } = answer;
-    setStatus({ state: revalidated ? "loading" : "idle", data, error, formData: revalidated ? formData : undefined });
-    if (!revalidated) return;
-    await revalidated;
-    if (current()) setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
+    const { data, error, revalidation } = answer;
+    if (revalidation === undefined) setStatus({ state: "idle", data, error, formData: undefined });
+    else setStatus({ state: "loading", data, error, formData, waitFor: revalidation });
   };
   const runRef = useRef(run);
   runRef.current = run;
@@ -148,5 +150,9 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
     return { load: (href: string) => runRef.current(href, undefined), submit, Form };
   }, [router]);
 
-  return { ...status, data: status.data as Data | undefined, ...actions };
+  // Read with the page's state: the fetcher turns idle in the very render that shows the fresh data.
+  const freshAsOf = useSyncExternalStore(router ? router.subscribe : noSubscription, router ? router.freshAsOf : never, never);
+  const settled = status.waitFor !== undefined && freshAsOf >= status.waitFor;
+  const { state, error, formData } = settled ? { ...status, state: "idle" as const, formData: undefined } : status;
+  return { state, data: status.data as Data | undefined, error, formData, ...actions };
 }

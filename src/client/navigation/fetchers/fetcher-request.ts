@@ -9,8 +9,8 @@ export interface FetcherDeps {
   diagnostics: boolean;
   /** Follows a redirect as a navigation. */
   follow(location: string, from: URL): void;
-  /** Marks the page's data out of date and revalidates it; resolves once fresh data is on screen. */
-  invalidate(): Promise<void>;
+  /** Marks the page's data out of date and revalidates it; returns the generation to wait for. */
+  invalidate(): number;
 }
 
 /** A resource route's answer: its JSON, or its text. */
@@ -38,7 +38,7 @@ export async function fetcherRequest(
   const { url } = target;
   if (deps.routes.isResource(url.pathname, deps.diagnostics)) {
     const answer = await resourceAnswer(url, submission, signal);
-    return submission ? { ...answer, revalidated: deps.invalidate() } : answer;
+    return submission ? { ...answer, revalidation: deps.invalidate() } : answer;
   }
   const leaf = deps.routes.table.match(url.pathname, { diagnostics: deps.diagnostics })?.matches.at(-1)?.id;
   const answer = submission
@@ -55,6 +55,6 @@ export async function fetcherRequest(
     kind: "data",
     data,
     ...(state.error ? { error: state.error.error } : {}),
-    ...(submission ? { revalidated: deps.invalidate() } : {}),
+    ...(submission ? { revalidation: deps.invalidate() } : {}),
   };
 }
