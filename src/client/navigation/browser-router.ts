@@ -8,7 +8,6 @@ import type { ClientRoutes } from "./client-routes";
 import { fetchRouteData, type RouteAnswer, submitRouteData } from "./fetch-route-data";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import { DataFreshness } from "./data-freshness";
-import { fetcherRequest } from "./fetchers/fetcher-request";
 import { withKeptData } from "./kept-data";
 import { emitNavigation } from "./navigation-events";
 import { PrefetchCache } from "./prefetch-cache";
@@ -81,7 +80,17 @@ export class BrowserRouter implements Router {
     return this.#go(url, options.replace || same ? "replace" : "push", 0);
   };
 
-  readonly revalidate = (): Promise<void> => this.#freshness.whenFresh(this.#invalidate("revalidate"));
+  /** Resolves once the page shows data loaded after this call. */
+  readonly revalidate = (): Promise<void> => {
+    const generation = this.#invalidate("revalidate");
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (this.freshAsOf() < generation) return;
+        stop();
+        resolve();
+      });
+    });
+  };
   readonly freshAsOf = (): number => this.#freshness.freshAsOf;
 
   readonly fetch = (href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> => {
@@ -92,7 +101,15 @@ export class BrowserRouter implements Router {
       follow: (location: string, from: URL) => void this.#follow(location, from, "push", 1),
       invalidate: () => this.#invalidate("action"),
     };
-    return fetcherRequest(deps, href, submission, signal);
+    // Its own chunk, fetched on a fetcher's first request: most pages never make one.
+    return import("./fetchers/fetcher-request").then(
+      ({ fetcherRequest }) => fetcherRequest(deps, href, submission, signal),
+      // The chunk is gone with a deploy: the browser loads the page, as for a navigation.
+      (): FetchAnswer => {
+        fullLoad(window.location.href);
+        return { kind: "left" };
+      },
+    );
   };
 
   readonly submit = async (action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> => {

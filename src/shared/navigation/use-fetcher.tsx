@@ -55,37 +55,6 @@ function toFormData(target: SubmitTarget): FormData {
   return data;
 }
 
-/** Form fields as a urlencoded body, or multipart when a file is among them. */
-function bodyOf(data: FormData): URLSearchParams | FormData {
-  const fields = [...data.entries()];
-  if (fields.some(([, value]) => typeof value !== "string")) return data;
-  return new URLSearchParams(fields as [string, string][]);
-}
-
-/**
- * What only the browser itself can do (another build answered, the network failed): a plain
- * submission; for a load, this page loaded again, so that old code never reads new data.
- */
-function fallBack(href: string, formData: FormData | undefined): void {
-  if (!formData) {
-    window.location.reload();
-    return;
-  }
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = href;
-  form.hidden = true;
-  for (const [name, value] of formData.entries()) {
-    if (typeof value !== "string") continue;
-    const input = document.createElement("input");
-    input.name = name;
-    input.value = value;
-    form.append(input);
-  }
-  document.body.append(form);
-  form.submit();
-}
-
 /**
  * A request that does not navigate: loads a page's loader data or submits to its action, with
  * its own state, data and submitted form data; many run side by side. A submission revalidates
@@ -105,16 +74,12 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
     setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
     let answer: FetchAnswer;
     try {
-      answer = await router.fetch(href, formData ? { body: bodyOf(formData) } : undefined, controller.signal);
+      answer = await router.fetch(href, formData ? { formData } : undefined, controller.signal);
     } catch {
-      // Replaced by a newer call, or the network failed: a page load shows what happened.
-      answer = controller.signal.aborted ? { kind: "redirected" } : { kind: "fallback" };
-    }
-    if (!current()) return;
-    if (answer.kind === "fallback") {
-      fallBack(href, formData);
+      // Replaced by a newer call.
       return;
     }
+    if (!current() || answer.kind === "left") return;
     if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
     const { data, error, revalidation } = answer;
     if (revalidation === undefined) setStatus({ state: "idle", data, error, formData: undefined });
@@ -130,7 +95,7 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
       const href = action ?? here();
       if (method === "post") return runRef.current(href, formData);
       const url = new URL(href, window.location.href);
-      url.search = new URLSearchParams(bodyOf(formData) as URLSearchParams).toString();
+      url.search = new URLSearchParams(formData as unknown as Record<string, string>).toString();
       return runRef.current(url.pathname + url.search, undefined);
     };
     function Form({ method = "post", action, children, onSubmit, ...form }: FetcherFormProps) {

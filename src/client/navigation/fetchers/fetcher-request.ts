@@ -2,6 +2,7 @@ import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/
 import { navigationTarget } from "../../../shared/navigation/navigation-target";
 import type { ClientRoutes } from "../client-routes";
 import { fetchRouteData, submitRouteData } from "../fetch-route-data";
+import { leavePage } from "./leave-page";
 
 export interface FetcherDeps {
   routes: ClientRoutes;
@@ -13,9 +14,16 @@ export interface FetcherDeps {
   invalidate(): number;
 }
 
+/** Form fields as a urlencoded body, or multipart when a file is among them. */
+function bodyOf(data: FormData): URLSearchParams | FormData {
+  const fields = [...data.entries()];
+  if (fields.some(([, value]) => typeof value !== "string")) return data;
+  return new URLSearchParams(fields as [string, string][]);
+}
+
 /** A resource route's answer: its JSON, or its text. */
-async function resourceAnswer(url: URL, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer & { kind: "data" }> {
-  const init: RequestInit = submission ? { method: "POST", body: submission.body, signal } : { signal };
+async function resourceAnswer(url: URL, body: URLSearchParams | FormData | undefined, signal: AbortSignal): Promise<FetchAnswer & { kind: "data" }> {
+  const init: RequestInit = body ? { method: "POST", body, signal } : { signal };
   const response = await fetch(url, { ...init, credentials: "same-origin" });
   const json = response.headers.get("Content-Type")?.includes("json");
   const data: unknown = await (json ? response.json() : response.text());
@@ -34,27 +42,35 @@ export async function fetcherRequest(
   signal: AbortSignal,
 ): Promise<FetchAnswer> {
   const target = navigationTarget(href, window.location.href);
-  if (target.kind !== "client") return { kind: "fallback" };
+  if (target.kind !== "client") return leavePage(href, submission);
   const { url } = target;
+  const body = submission && bodyOf(submission.formData);
   if (deps.routes.isResource(url.pathname, deps.diagnostics)) {
-    const answer = await resourceAnswer(url, submission, signal);
-    return submission ? { ...answer, revalidation: deps.invalidate() } : answer;
+    const answer = await resourceAnswer(url, body, signal);
+    return body ? { ...answer, revalidation: deps.invalidate() } : answer;
   }
   const leaf = deps.routes.table.match(url.pathname, { diagnostics: deps.diagnostics })?.matches.at(-1)?.id;
-  const answer = submission
-    ? await submitRouteData(url, deps.buildId, submission.body, signal, [])
-    : await fetchRouteData(url, deps.buildId, signal, leaf ? [leaf] : undefined);
-  if (answer.kind === "reload") return { kind: "fallback" };
+  let answer: Awaited<ReturnType<typeof fetchRouteData>>;
+  try {
+    answer = body
+      ? await submitRouteData(url, deps.buildId, body, signal, [])
+      : await fetchRouteData(url, deps.buildId, signal, leaf ? [leaf] : undefined);
+  } catch (error) {
+    // Replaced by the fetcher's newer call; or the network failed, and a page load shows what happened.
+    if (signal.aborted) throw error;
+    return leavePage(href, submission);
+  }
+  if (answer.kind === "reload") return leavePage(href, submission);
   if (answer.kind === "redirect") {
     deps.follow(answer.location, url);
     return { kind: "redirected" };
   }
   const { state } = answer;
-  const data = submission ? state.actionData : state.data[state.matches.at(-1)?.id ?? ""];
+  const data = body ? state.actionData : state.data[state.matches.at(-1)?.id ?? ""];
   return {
     kind: "data",
     data,
     ...(state.error ? { error: state.error.error } : {}),
-    ...(submission ? { revalidation: deps.invalidate() } : {}),
+    ...(body ? { revalidation: deps.invalidate() } : {}),
   };
 }
