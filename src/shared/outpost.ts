@@ -7,6 +7,7 @@ export { defineApp, index, route } from "./routing/config";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
+export { useRevalidator } from "./navigation/router-context";
 export { Form, type FormState } from "./forms/Form";
 export { type Fetcher, type FetcherFormProps, type FetcherState, type SubmitOptions, useFetcher } from "./navigation/use-fetcher";
 export type { ShouldRevalidateArgs } from "./routing/should-revalidate";

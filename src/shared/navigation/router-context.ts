@@ -54,3 +54,11 @@ export function useNavigation(): NavigationState {
 export function useRouter(): Router | null {
   return useContext(RouterContext);
 }
+
+const noRevalidation = () => Promise.resolve();
+
+/** `revalidate()` re-runs the page's loaders (each route's shouldRevalidate may decline); a no-op on the server. */
+export function useRevalidator(): { revalidate(): Promise<void> } {
+  const router = useContext(RouterContext);
+  return { revalidate: router ? router.revalidate : noRevalidation };
+}

@@ -72,6 +72,22 @@ describe("a data request naming its routes", () => {
     expect(await layoutRuns()).toBe(before + 1);
   });
 
+  it("keeps a fetcher's submission behind the CSRF defence: from another site it is refused before the action", async () => {
+    const counts = async () => {
+      const { body } = await data("/diagnostics/fetchers");
+      return body.kind === "state" ? (body.state.data["diagnostics/FetchersPage"] as { counts: { b: number } }).counts.b : Number.NaN;
+    };
+    const before = await counts();
+    const response = await fetch(`${app.url}/__data/diagnostics/fetchers?_routes=`, {
+      method: "POST",
+      headers: { [BUILD_HEADER]: build, origin: "http://evil.example" },
+      body: new URLSearchParams({ counter: "b" }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("Origin header names another site");
+    expect(await counts()).toBe(before);
+  });
+
   it("answers the not-found page whole when the path matches nothing the client named", async () => {
     const { body } = await data(`/no/such/page?_routes=${SECOND}`);
     expect(body).toMatchObject({ kind: "state", status: 404, state: { pattern: "not_found" } });
