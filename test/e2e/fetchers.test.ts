@@ -89,7 +89,7 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     await page.close();
   });
 
-  it("does not re-run a layout's loader between two of its children, and re-runs it when the search changes", async () => {
+  it("does not re-run a layout's loader between two of its children; re-runs it for a new search and revalidate(), unless shouldRevalidate declines", async () => {
     const { page, problems, documentRequests, dataRequests } = await open("/diagnostics/revalidation/first");
     const runs = await number(page, "#layout-runs");
     await page.click("#to-second");
@@ -99,7 +99,19 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     // The server did not run it either: the next run is the very next number.
     await page.click("#to-second-search");
     await page.waitForURL(`${server.url}/diagnostics/revalidation/second?tab=other`);
-    await page.waitForFunction((expected) => document.getElementById("layout-runs")?.textContent === String(expected), runs + 1);
+    const layoutRunsAre = (expected: number) =>
+      page.waitForFunction((value) => document.getElementById("layout-runs")?.textContent === String(value), expected);
+    await layoutRunsAre(runs + 1);
+    // revalidate() runs every loader; a route's shouldRevalidate may keep its data on a navigation that would re-run it.
+    await page.click("#revalidate");
+    await layoutRunsAre(runs + 2);
+    await page.click("#to-first-still");
+    await page.waitForFunction(() => document.getElementById("child-name")?.textContent === "first child");
+    expect(page.url()).toBe(`${server.url}/diagnostics/revalidation/first?still=1`);
+    expect(await number(page, "#layout-runs")).toBe(runs + 2);
+    // The search changed: every route but the layout that declined.
+    const asked = ["root/RootLayout", "diagnostics/DiagnosticsLayout", "diagnostics/revalidation/FirstChild"].map(encodeURIComponent).join(",");
+    expect(dataRequests.at(-1)).toBe(`/__data/diagnostics/revalidation/first?still=1&_routes=${asked}`);
     expect(await notReloaded(page)).toBe(true);
     expect(documentRequests).toEqual(["/diagnostics/revalidation/first"]);
     expect(problems).toEqual([]);
