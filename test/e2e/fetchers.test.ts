@@ -82,6 +82,13 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     expect(dataRequests.filter((request) => request === "/__data/diagnostics/fetchers?_routes=")).toHaveLength(2);
     expect(problems).toEqual([]);
 
+    // A load runs only the page's own loader, and changes nothing on screen but the fetcher's data.
+    await page.click("#peek");
+    await page.waitForFunction(() => document.getElementById("peeked")?.getAttribute("data-fetcher-state") === "idle" && document.getElementById("peeked")?.textContent !== "");
+    expect(await page.textContent("#peeked")).toBe(`a ${a0 + 1}, b ${b0 + 1}`);
+    expect(dataRequests.at(-1)).toBe(`/__data/diagnostics/fetchers?_routes=${encodeURIComponent("diagnostics/FetchersPage")}`);
+    expect(page.url()).toBe(`${server.url}/diagnostics/fetchers`);
+
     // Stored on the server: a fresh load shows both.
     await page.reload();
     expect(await number(page, "#counter-a")).toBe(a0 + 1);

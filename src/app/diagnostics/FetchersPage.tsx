@@ -25,6 +25,21 @@ function Counter({ name, value }: { name: "a" | "b"; value: number }) {
   );
 }
 
+/** Reads the counters through a fetcher's load: this page's loader, without a navigation. */
+function Peek() {
+  const fetcher = useFetcher<LoaderData<typeof load>>();
+  return (
+    <p>
+      <button type="button" id="peek" onClick={() => void fetcher.load("/diagnostics/fetchers")}>
+        Peek
+      </button>{" "}
+      <span id="peeked" data-fetcher-state={fetcher.state}>
+        {fetcher.data ? `a ${fetcher.data.counts.a}, b ${fetcher.data.counts.b}` : ""}
+      </span>
+    </p>
+  );
+}
+
 /** Two counters, each incremented through its own fetcher: side by side, without a navigation. */
 export default function FetchersPage({ data }: PageProps<LoaderData<typeof load>>) {
   return (
@@ -32,6 +47,7 @@ export default function FetchersPage({ data }: PageProps<LoaderData<typeof load>
       <h1 id="fetchers-title">Fetchers</h1>
       <Counter name="a" value={data.counts.a} />
       <Counter name="b" value={data.counts.b} />
+      <Peek />
     </section>
   );
 }
