@@ -41,7 +41,6 @@ export class BrowserRouter implements Router {
   readonly #prefetched = new PrefetchCache();
   readonly #scroll = new ScrollPositions();
   readonly #freshness = new DataFreshness();
-  #staleBy: "action" | "revalidate" = "revalidate";
   #key: string;
   #path: string;
   #sequence = 0;
@@ -181,15 +180,14 @@ export class BrowserRouter implements Router {
   /** The routes whose loaders a request for `url` needs; undefined for all of them. */
   #wanted(url: URL, matched: MatchedRoutes | null, mode: HistoryMode): string[] | undefined {
     if (!matched) return undefined;
-    const cause = this.#freshness.stale ? this.#staleBy : mode === "none" ? "revalidate" : "navigation";
+    const cause = this.#freshness.causeOf(mode === "none");
     const currentUrl = new URL(this.#path, url);
     return routesToLoad({ current: this.#snapshot.state, currentUrl, next: matched.matches, nextUrl: url, cause, modules: this.#routes.modules });
   }
 
   /** The page's data is out of date: revalidated now, or after the pending navigation lands. */
   #invalidate(cause: "action" | "revalidate"): number {
-    if (cause === "action" || !this.#freshness.stale) this.#staleBy = cause;
-    const generation = this.#freshness.invalidate();
+    const generation = this.#freshness.invalidate(cause);
     this.#revalidateIfStale();
     return generation;
   }
