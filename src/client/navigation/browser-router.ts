@@ -97,7 +97,7 @@ export class BrowserRouter implements Router {
       routes: this.#routes,
       buildId: this.#buildId,
       diagnostics: this.#diagnostics,
-      follow: (location: string, from: URL) => void this.#follow(location, from, "push", 1),
+      follow: (location: string, from: URL) => void this.#followAction(location, from),
       invalidate: () => this.#invalidate("action"),
     };
     // Its own chunk, fetched on a fetcher's first request: most pages never make one.
@@ -127,8 +127,7 @@ export class BrowserRouter implements Router {
       answer = await submitRouteData(url, this.#buildId, body, controller.signal);
       if (id !== this.#sequence) return "done";
       if (answer.kind === "redirect") {
-        // Post/redirect/get: the page it redirects to, loaded as a navigation.
-        await this.#follow(answer.location, url, "push", 1);
+        await this.#followAction(answer.location, url);
         return "done";
       }
       if (answer.kind === "state") await this.#routes.load(idsOf(answer.state));
@@ -229,6 +228,12 @@ export class BrowserRouter implements Router {
     }
     if (id !== this.#sequence) return;
     this.#commit(withKeptData(answer.state, this.#snapshot.state, routes), url, mode, generation);
+  }
+
+  /** Post/redirect/get: the page an action redirects to, loaded as a navigation that runs every loader. */
+  #followAction(location: string, from: URL): Promise<void> {
+    this.#freshness.invalidate("action");
+    return this.#follow(location, from, "push", 1);
   }
 
   /** A redirect's target, by the document's rules: another origin loads, another scheme is refused. */
