@@ -65,38 +65,36 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
   const [status, setStatus] = useState<Status>(IDLE);
   const latest = useRef<AbortController | undefined>(undefined);
 
-  const run = async (href: string, formData: FormData | undefined): Promise<void> => {
-    if (!router) return;
-    latest.current?.abort();
-    const controller = new AbortController();
-    latest.current = controller;
-    const current = () => latest.current === controller;
-    setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
-    let answer: FetchAnswer;
-    try {
-      answer = await router.fetch(href, formData ? { formData } : undefined, controller.signal);
-    } catch {
-      // Replaced by a newer call.
-      return;
-    }
-    if (!current() || answer.kind === "left") return;
-    if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
-    const { data, error, revalidation } = answer;
-    if (revalidation === undefined) setStatus({ state: "idle", data, error, formData: undefined });
-    else setStatus({ state: "loading", data, error, formData, waitFor: revalidation });
-  };
-  const runRef = useRef(run);
-  runRef.current = run;
-
   const actions = useMemo(() => {
+    const run = async (href: string, formData: FormData | undefined): Promise<void> => {
+      if (!router) return;
+      latest.current?.abort();
+      const controller = new AbortController();
+      latest.current = controller;
+      const current = () => latest.current === controller;
+      setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
+      let answer: FetchAnswer;
+      try {
+        answer = await router.fetch(href, formData ? { formData } : undefined, controller.signal);
+      } catch {
+        // Replaced by a newer call, or a resource route's answer could not be read.
+        if (current()) setStatus((status) => ({ ...status, state: "idle", formData: undefined, error: { message: "the request failed" } }));
+        return;
+      }
+      if (!current() || answer.kind === "left") return;
+      if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
+      const { data, error, revalidation } = answer;
+      if (revalidation === undefined) setStatus({ state: "idle", data, error, formData: undefined });
+      else setStatus({ state: "loading", data, error, formData, waitFor: revalidation });
+    };
     const here = () => (typeof window === "undefined" ? "/" : window.location.pathname + window.location.search);
     const submit = (target: SubmitTarget, { method = "post", action }: SubmitOptions = {}): Promise<void> => {
       const formData = toFormData(target);
       const href = action ?? here();
-      if (method === "post") return runRef.current(href, formData);
+      if (method === "post") return run(href, formData);
       const url = new URL(href, window.location.href);
       url.search = new URLSearchParams(formData as unknown as Record<string, string>).toString();
-      return runRef.current(url.pathname + url.search, undefined);
+      return run(url.pathname + url.search, undefined);
     };
     function Form({ method = "post", action, children, onSubmit, ...form }: FetcherFormProps) {
       const send = (event: SubmitEvent<HTMLFormElement>) => {
@@ -112,7 +110,7 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
         </form>
       );
     }
-    return { load: (href: string) => runRef.current(href, undefined), submit, Form };
+    return { load: (href: string) => run(href, undefined), submit, Form };
   }, [router]);
 
   // Read with the page's state: the fetcher turns idle in the very render that shows the fresh data.
