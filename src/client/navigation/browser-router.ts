@@ -25,7 +25,9 @@ const MAX_REDIRECTS = 10;
 const newKey = () => Math.random().toString(36).slice(2, 10);
 const fullLoad = (href: string) => window.location.assign(href);
 const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
-const prefetchKey = (url: URL, routes: readonly string[] | undefined) => `${url.pathname}${url.search}#${routes?.join(",") ?? "*"}`;
+// An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.
+const prefetchKey = (url: URL, routes: readonly string[] | undefined, generation: number) =>
+  `${url.pathname}${url.search}#${routes?.join(",") ?? "*"}@${generation}`;
 
 /**
  * Client-side navigation: fetches the next page's data (one request for the whole chain) and
@@ -150,7 +152,7 @@ export class BrowserRouter implements Router {
     const { url } = target;
     if (this.#routes.isResource(url.pathname, this.#diagnostics)) return;
     const routes = this.#wanted(url, this.#preloadCode(url), "push");
-    const key = prefetchKey(url, routes);
+    const key = prefetchKey(url, routes, this.#freshness.generation);
     if (this.#prefetched.has(key)) return;
     const answer = fetchRouteData(url, this.#buildId, undefined, routes);
     this.#prefetched.set(key, answer);
@@ -215,7 +217,7 @@ export class BrowserRouter implements Router {
     }
     let answer: RouteAnswer;
     try {
-      answer = await (this.#prefetched.take(prefetchKey(url, routes)) ?? fetchRouteData(url, this.#buildId, controller.signal, routes));
+      answer = await (this.#prefetched.take(prefetchKey(url, routes, generation)) ?? fetchRouteData(url, this.#buildId, controller.signal, routes));
       if (id !== this.#sequence) return;
       if (answer.kind === "reload") return fullLoad(url.href);
       // The redirecting URL never became an entry of its own: a push stays a push.
