@@ -25,6 +25,11 @@ export default defineApp({
         route("forbidden", "diagnostics/ForbiddenPage.tsx"),
         route("guarded", "diagnostics/guarded/GuardedLayout.tsx", [route("inner", "diagnostics/guarded/GuardedInner.tsx")]),
         route("cached", "diagnostics/CachedPage.tsx"),
+        route("fetchers", "diagnostics/FetchersPage.tsx"),
+        route("revalidation", "diagnostics/revalidation/RevalidationLayout.tsx", [
+          route("first", "diagnostics/revalidation/FirstChild.tsx"),
+          route("second", "diagnostics/revalidation/SecondChild.tsx"),
+        ]),
         // A resource route: a server-only module, answering JSON.
         route("api/echo", "diagnostics/api/echo.server.ts"),
       ],

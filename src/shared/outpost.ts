@@ -7,7 +7,10 @@ export { defineApp, index, route } from "./routing/config";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
+export { useRevalidator } from "./navigation/router-context";
 export { Form, type FormState } from "./forms/Form";
+export { type Fetcher, type FetcherFormProps, type FetcherState, type SubmitOptions, useFetcher } from "./navigation/use-fetcher";
+export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
 export {
   FEEDBACK_LIMITS,
@@ -19,6 +22,7 @@ export {
   type FeedbackValues,
 } from "./feedback/fields";
 export { actionData } from "./routing/action-result";
+export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";
 export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
 export { requestValue } from "./routing/request";
 export { defineSettings } from "./routing/settings";

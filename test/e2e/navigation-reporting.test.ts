@@ -45,6 +45,8 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/guarded/inner",
       "/diagnostics/api/echo?hello=world",
       "/diagnostics/cached",
+      "/diagnostics/fetchers",
+      "/diagnostics/revalidation/first",
       "/",
     ]);
     expect(await page.getAttribute(".site-header a", "href")).toBe("/");

@@ -53,8 +53,15 @@ describe.skipIf(!hasChromium)("sessions, middleware and resource routes in the b
     expect(page.url()).toBe(`${server.url}/diagnostics/guarded/inner`);
 
     expect(documentRequests).toEqual(["/diagnostics"]);
-    // The page, the form's POST, the page again after its redirect, the guarded page.
-    expect(dataRequests).toEqual(["/__data/diagnostics/session", "/__data/diagnostics/session", "/__data/diagnostics/session", "/__data/diagnostics/guarded/inner"]);
+    // The page (its own loader: the layouts above are kept), the form's POST, the page again after
+    // its redirect (every loader, after an action), the guarded page (the routes new to the page).
+    const routes = (...ids: string[]) => `?_routes=${ids.map(encodeURIComponent).join(",")}`;
+    expect(dataRequests).toEqual([
+      `/__data/diagnostics/session${routes("diagnostics/SessionPage")}`,
+      "/__data/diagnostics/session",
+      "/__data/diagnostics/session",
+      `/__data/diagnostics/guarded/inner${routes("diagnostics/guarded/GuardedLayout", "diagnostics/guarded/GuardedInner")}`,
+    ]);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -5,7 +5,7 @@
  * The exports of a route module the browser's route table reads as it renders (RouteModule in
  * src/shared/routing/module.ts): a page swaps them in place, besides its components.
  */
-export const ROUTE_EXPORTS = new Set(["default", "ErrorBoundary", "head", "errorHead"]);
+export const ROUTE_EXPORTS = new Set(["default", "ErrorBoundary", "head", "errorHead", "shouldRevalidate"]);
 
 /**
  * @param {{
@@ -59,7 +59,7 @@ function whyNotInPlace(file, isRouteModule, others) {
   if (others === null || (others.length === 0 && !isRouteModule)) return `${file} exports no component that Fast Refresh could swap`;
   const blockers = isRouteModule ? others.filter((name) => !ROUTE_EXPORTS.has(name)) : others;
   if (blockers.length === 0) return null;
-  const swapped = isRouteModule ? "components and a route's head, errorHead and ErrorBoundary" : "components";
+  const swapped = isRouteModule ? "components and a route's head, errorHead, ErrorBoundary and shouldRevalidate" : "components";
   return `${file} exports ${blockers.map((name) => `\`${name}\``).join(", ")}, which other modules may hold on to (only ${swapped} are swapped in place)`;
 }
 

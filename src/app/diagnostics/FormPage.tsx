@@ -1,8 +1,11 @@
-import { Form, type LoaderData, type PageProps, useActionData } from "#outpost";
-import type { load } from "./FormPage.server";
+import { type FieldErrors, Form, type LoaderData, type PageProps, useActionData } from "#outpost";
+import type { load, NOTE_FIELDS } from "./FormPage.server";
+
+type Field = (typeof NOTE_FIELDS)[number];
 
 interface Answer {
-  error?: string;
+  errors?: FieldErrors<Field>;
+  values?: Record<Field, string>;
   savedNote?: string;
 }
 
@@ -18,8 +21,8 @@ export default function FormPage({ data }: PageProps<LoaderData<typeof load>>) {
         {({ pending }) => (
           <>
             <label htmlFor="note">Note</label>
-            <input id="note" name="note" />
-            {answer?.error ? <p data-error-for="note">{answer.error}</p> : null}
+            <input id="note" name="note" defaultValue={answer?.values?.note} aria-invalid={answer?.errors?.note ? true : undefined} />
+            {answer?.errors?.note ? <p data-error-for="note">{answer.errors.note}</p> : null}
             <p id="form-state">{pending ? "pending" : "idle"}</p>
             <button type="submit" name="intent" value="save">
               Save

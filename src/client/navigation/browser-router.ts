@@ -1,9 +1,14 @@
+import type { FetchAnswer, FetcherSubmission } from "../../shared/navigation/fetcher-request";
 import type { NavigateOptions, NavigationState, Router } from "../../shared/navigation/router-context";
 import type { RouteState } from "../../shared/routing/route-state";
+import type { MatchedRoutes } from "../../shared/routing/route-table";
+import { routesToLoad } from "../../shared/routing/should-revalidate";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import type { ClientRoutes } from "./client-routes";
 import { fetchRouteData, type RouteAnswer, submitRouteData } from "./fetch-route-data";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
+import { DataFreshness } from "./data-freshness";
+import { withKeptData } from "./kept-data";
 import { emitNavigation } from "./navigation-events";
 import { PrefetchCache } from "./prefetch-cache";
 import { type HistoryMode, ScrollPositions } from "./scroll-positions";
@@ -20,6 +25,9 @@ const MAX_REDIRECTS = 10;
 const newKey = () => Math.random().toString(36).slice(2, 10);
 const fullLoad = (href: string) => window.location.assign(href);
 const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
+// An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.
+const prefetchKey = (url: URL, routes: readonly string[] | undefined, generation: number) =>
+  `${url.pathname}${url.search}#${routes?.join(",") ?? "*"}@${generation}`;
 
 /**
  * Client-side navigation: fetches the next page's data (one request for the whole chain) and
@@ -34,6 +42,7 @@ export class BrowserRouter implements Router {
   readonly #diagnostics: boolean;
   readonly #prefetched = new PrefetchCache();
   readonly #scroll = new ScrollPositions();
+  readonly #freshness = new DataFreshness();
   #key: string;
   #path: string;
   #sequence = 0;
@@ -72,7 +81,37 @@ export class BrowserRouter implements Router {
     return this.#go(url, options.replace || same ? "replace" : "push", 0);
   };
 
-  readonly revalidate = (): Promise<void> => this.#go(new URL(window.location.href), "none", 0);
+  /** Resolves once the page shows data loaded after this call. */
+  readonly revalidate = (): Promise<void> => {
+    const generation = this.#invalidate("revalidate");
+    return new Promise((resolve) => {
+      const stop = this.subscribe(() => {
+        if (this.freshAsOf() < generation) return;
+        stop();
+        resolve();
+      });
+    });
+  };
+  readonly freshAsOf = (): number => this.#freshness.freshAsOf;
+
+  readonly fetch = (href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> => {
+    const deps = {
+      routes: this.#routes,
+      buildId: this.#buildId,
+      diagnostics: this.#diagnostics,
+      follow: (location: string, from: URL) => void this.#followAction(location, from),
+      invalidate: () => this.#invalidate("action"),
+    };
+    // Its own chunk, fetched on a fetcher's first request: most pages never make one.
+    return import("./fetchers/fetcher-request").then(
+      ({ fetcherRequest }) => fetcherRequest(deps, href, submission, signal),
+      // The chunk is gone with a deploy: the browser loads the page, as for a navigation.
+      (): FetchAnswer => {
+        fullLoad(window.location.href);
+        return { kind: "left" };
+      },
+    );
+  };
 
   readonly submit = async (action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> => {
     const target = navigationTarget(action, window.location.href);
@@ -80,6 +119,7 @@ export class BrowserRouter implements Router {
     const { url } = target;
     const path = url.pathname + url.search;
     const id = ++this.#sequence;
+    const generation = this.#freshness.generation;
     this.#controller?.abort();
     const controller = new AbortController();
     this.#controller = controller;
@@ -89,8 +129,7 @@ export class BrowserRouter implements Router {
       answer = await submitRouteData(url, this.#buildId, body, controller.signal);
       if (id !== this.#sequence) return "done";
       if (answer.kind === "redirect") {
-        // Post/redirect/get: the page it redirects to, loaded as a navigation.
-        await this.#follow(answer.location, url, "push", 1);
+        await this.#followAction(answer.location, url);
         return "done";
       }
       if (answer.kind === "state") await this.#routes.load(idsOf(answer.state));
@@ -103,7 +142,7 @@ export class BrowserRouter implements Router {
       return "fallback";
     }
     // The page the action answered with: the form's page, with what it returned.
-    this.#commit(answer.state, url, path === this.#path ? "none" : "push");
+    this.#commit(answer.state, url, path === this.#path ? "none" : "push", generation);
     return "done";
   };
 
@@ -111,11 +150,12 @@ export class BrowserRouter implements Router {
     const target = navigationTarget(to, window.location.href);
     if (target.kind !== "client") return;
     const { url } = target;
-    const path = url.pathname + url.search;
-    if (this.#prefetched.has(path) || this.#routes.isResource(url.pathname, this.#diagnostics)) return;
-    const answer = fetchRouteData(url, this.#buildId);
-    this.#prefetched.set(path, answer);
-    this.#preloadCode(url);
+    if (this.#routes.isResource(url.pathname, this.#diagnostics)) return;
+    const routes = this.#wanted(url, this.#preloadCode(url), "push");
+    const key = prefetchKey(url, routes, this.#freshness.generation);
+    if (this.#prefetched.has(key)) return;
+    const answer = fetchRouteData(url, this.#buildId, undefined, routes);
+    this.#prefetched.set(key, answer);
     answer.then((value) => (value.kind === "state" ? this.#routes.load(idsOf(value.state)) : undefined)).catch(() => {});
   };
 
@@ -132,10 +172,30 @@ export class BrowserRouter implements Router {
   }
 
   /** Starts loading the code of the routes the browser expects, alongside the data request. */
-  #preloadCode(url: URL): string {
+  #preloadCode(url: URL): MatchedRoutes | null {
     const matched = this.#routes.table.match(url.pathname, { diagnostics: this.#diagnostics });
     if (matched) this.#routes.load(matched.matches.map((match) => match.id)).catch(() => {});
-    return matched?.pattern ?? NOT_FOUND_ROUTE;
+    return matched;
+  }
+
+  /** The routes whose loaders a request for `url` needs; undefined for all of them. */
+  #wanted(url: URL, matched: MatchedRoutes | null, mode: HistoryMode): string[] | undefined {
+    if (!matched) return undefined;
+    const cause = this.#freshness.causeOf(mode === "none");
+    const currentUrl = new URL(this.#path, url);
+    return routesToLoad({ current: this.#snapshot.state, currentUrl, next: matched.matches, nextUrl: url, cause, modules: this.#routes.modules });
+  }
+
+  /** The page's data is out of date: revalidated now, or after the pending navigation lands. */
+  #invalidate(cause: "action" | "revalidate"): number {
+    const generation = this.#freshness.invalidate(cause);
+    this.#revalidateIfStale();
+    return generation;
+  }
+
+  /** A newer revalidation replaces a pending one: the older answer is never shown. */
+  #revalidateIfStale(): void {
+    if (this.#freshness.stale && this.#snapshot.navigation.state === "idle") void this.#go(new URL(window.location.href), "none", 0);
   }
 
   async #go(url: URL, mode: HistoryMode, redirects: number): Promise<void> {
@@ -146,7 +206,10 @@ export class BrowserRouter implements Router {
     this.#controller?.abort();
     const controller = new AbortController();
     this.#controller = controller;
-    const pattern = this.#preloadCode(url);
+    const matched = this.#preloadCode(url);
+    const pattern = matched?.pattern ?? NOT_FOUND_ROUTE;
+    const generation = this.#freshness.generation;
+    const routes = this.#wanted(url, matched, mode);
     if (mode !== "none") {
       this.#update({ navigation: { state: "loading", location: path + url.hash } });
       document.documentElement.dataset.navigating = "true";
@@ -154,7 +217,7 @@ export class BrowserRouter implements Router {
     }
     let answer: RouteAnswer;
     try {
-      answer = await (this.#prefetched.take(path) ?? fetchRouteData(url, this.#buildId, controller.signal));
+      answer = await (this.#prefetched.take(prefetchKey(url, routes, generation)) ?? fetchRouteData(url, this.#buildId, controller.signal, routes));
       if (id !== this.#sequence) return;
       if (answer.kind === "reload") return fullLoad(url.href);
       // The redirecting URL never became an entry of its own: a push stays a push.
@@ -166,7 +229,13 @@ export class BrowserRouter implements Router {
       return;
     }
     if (id !== this.#sequence) return;
-    this.#commit(answer.state, url, mode);
+    this.#commit(withKeptData(answer.state, this.#snapshot.state, routes), url, mode, generation);
+  }
+
+  /** Post/redirect/get: the page an action redirects to, loaded as a navigation that runs every loader. */
+  #followAction(location: string, from: URL): Promise<void> {
+    this.#freshness.invalidate("action");
+    return this.#follow(location, from, "push", 1);
   }
 
   /** A redirect's target, by the document's rules: another origin loads, another scheme is refused. */
@@ -177,6 +246,7 @@ export class BrowserRouter implements Router {
       console.warn("Outpost: a redirect to a URL that is not http(s) was not followed");
       this.#update({ navigation: IDLE });
       delete document.documentElement.dataset.navigating;
+      this.#revalidateIfStale();
       return Promise.resolve();
     }
     if (target.kind === "document" || redirects > MAX_REDIRECTS) {
@@ -186,7 +256,7 @@ export class BrowserRouter implements Router {
     return this.#go(target.url, mode, redirects);
   }
 
-  #commit(state: RouteState, url: URL, mode: HistoryMode): void {
+  #commit(state: RouteState, url: URL, mode: HistoryMode, generation: number): void {
     if (mode === "push" || mode === "replace") {
       this.#scroll.save(this.#key);
       this.#key = newKey();
@@ -200,7 +270,11 @@ export class BrowserRouter implements Router {
       delete document.documentElement.dataset.navigating;
       if (mode !== "none") emitNavigation("end", { pattern: state.pattern });
     };
+    // Before the update: a fetcher waiting for this data turns idle in the same render.
+    this.#freshness.committed(generation);
     this.#update({ state, navigation: IDLE });
+    // An action answered while this page was on its way: its data may predate it.
+    this.#revalidateIfStale();
   }
 
   #onPopState(event: PopStateEvent): void {

@@ -1,4 +1,5 @@
 import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../shared/routing/data-request";
+import { withRequestedRoutes } from "../../shared/routing/requested-routes";
 
 /** What a navigation does with a data request's answer; `reload` means load the page the old way. */
 export type RouteAnswer = DataAnswer | { kind: "reload" };
@@ -16,8 +17,8 @@ function isDataAnswer(value: unknown, buildId: string): value is DataAnswer {
  * build refusing us, a proxy's error page, a login redirect) means a full page load, so that
  * old code never renders new data. A network failure rejects.
  */
-export function fetchRouteData(url: URL, buildId: string, signal?: AbortSignal): Promise<RouteAnswer> {
-  return requestRouteData(url, buildId, { signal });
+export function fetchRouteData(url: URL, buildId: string, signal?: AbortSignal, routes?: readonly string[]): Promise<RouteAnswer> {
+  return requestRouteData(url, buildId, { signal }, routes);
 }
 
 /**
@@ -25,13 +26,19 @@ export function fetchRouteData(url: URL, buildId: string, signal?: AbortSignal):
  * fresh loader data) or where to go. Anything else (a refusal, another build) means the
  * browser should submit the form itself.
  */
-export function submitRouteData(url: URL, buildId: string, body: URLSearchParams | FormData, signal?: AbortSignal): Promise<RouteAnswer> {
-  return requestRouteData(url, buildId, { method: "POST", body, signal });
+export function submitRouteData(
+  url: URL,
+  buildId: string,
+  body: URLSearchParams | FormData,
+  signal?: AbortSignal,
+  routes?: readonly string[],
+): Promise<RouteAnswer> {
+  return requestRouteData(url, buildId, { method: "POST", body, signal }, routes);
 }
 
 // A URL, never a path resolved again: a path starting with // would read as another host.
-async function requestRouteData(url: URL, buildId: string, init: RequestInit): Promise<RouteAnswer> {
-  const response = await fetch(dataUrl(url.pathname, url.search), {
+async function requestRouteData(url: URL, buildId: string, init: RequestInit, routes: readonly string[] | undefined): Promise<RouteAnswer> {
+  const response = await fetch(withRequestedRoutes(dataUrl(url.pathname, url.search), routes), {
     ...init,
     headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },
     credentials: "same-origin",

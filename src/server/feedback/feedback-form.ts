@@ -1,7 +1,8 @@
 // zod/mini, as in config/env.server.ts (which also sets its English messages).
-import { email, flattenError, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type infer as Infer, type ZodMiniType } from "zod/mini";
+import { email, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type infer as Infer, type ZodMiniType } from "zod/mini";
 
-import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "../../shared/feedback/fields";
+import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackValues } from "../../shared/feedback/fields";
+import { formValues, parseForm } from "../../shared/forms/form-errors";
 
 /** A blank optional field is an absent one. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -30,8 +31,7 @@ export type ParsedFeedback = { ok: true; feedback: Feedback } | { ok: false; err
 
 /** The fields as the visitor typed them, to show the form again. */
 export function typedValues(record: Record<string, unknown>): FeedbackValues {
-  const text = (field: FeedbackField) => (typeof record[field] === "string" ? (record[field] as string) : "");
-  return { message: text("message"), name: text("name"), email: text("email"), eventId: text("eventId") };
+  return formValues(record, FEEDBACK_FIELDS);
 }
 
 /** Validates a parsed request body (form fields or JSON); other fields are ignored. */
@@ -39,14 +39,6 @@ export const bodyRecord = (body: unknown): Record<string, unknown> =>
   body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
 export function parseFeedback(body: unknown): ParsedFeedback {
-  const record = bodyRecord(body);
-  const result = feedbackSchema.safeParse(record);
-  if (result.success) return { ok: true, feedback: result.data };
-  const fieldErrors = flattenError(result.error).fieldErrors as Partial<Record<FeedbackField, string[]>>;
-  const errors: FeedbackErrors = {};
-  for (const field of FEEDBACK_FIELDS) {
-    const first = fieldErrors[field]?.[0];
-    if (first) errors[field] = first;
-  }
-  return { ok: false, errors, values: typedValues(record) };
+  const parsed = parseForm(feedbackSchema, bodyRecord(body), FEEDBACK_FIELDS);
+  return parsed.ok ? { ok: true, feedback: parsed.data } : { ok: false, errors: parsed.errors, values: parsed.values };
 }

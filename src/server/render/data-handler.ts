@@ -7,6 +7,7 @@ import type { RouteMatch } from "../../shared/routing/route-table";
 import type { RouteAssets } from "./route-assets";
 import { matchRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { applyHeaders } from "../http/response-headers";
+import { takeRequestedRoutes } from "./requested-routes";
 
 interface DataOptions extends RouteRequestOptions {
   manifest: { buildId: string };
@@ -38,13 +39,15 @@ export async function answerData(
   const sent = ctx.get(BUILD_HEADER);
   if (!sent) return answer(ctx, 400, { error: `the ${BUILD_HEADER} header is missing`, build });
   if (sent !== build) return answer(ctx, 409, { error: `build ${sent} is not the server's build`, build });
+  const requested = takeRequestedRoutes(ctx, options.routes);
+  if (!requested.ok) return answer(ctx, 400, { error: requested.error, build });
   const url = () => requestUrl(ctx, pathname);
   // A resource route is no page: the browser loads it as a document.
   if (matchRequest(ctx, pathname, options.routes, options.diagnostics).kind.resource) {
     return answer(ctx, 200, { error: "a resource route has no page data: load it as a document", build });
   }
   // A form submitted by <Form>: its action runs, then the page's loaders, as for a POST to the page.
-  const request = await resolveRouteRequest(ctx, pathname, url, options);
+  const request = await resolveRouteRequest(ctx, pathname, url, requested.only ? { ...options, loadOnly: requested.only } : options);
   if (!request) {
     ctx.set("Allow", "GET, HEAD");
     return answer(ctx, 405, { error: "this page has no action", build });

@@ -16,6 +16,8 @@ export interface ResolveOptions {
   exposeErrors: boolean;
   /** Every real error (never the signals), exactly once; returns the id error reporting gave it. */
   onError: (error: unknown) => string | undefined;
+  /** The routes whose loaders run (a data request's `_routes`); every route when absent. */
+  loadOnly?: ReadonlySet<string>;
 }
 
 export type Settled = { ok: true; data: unknown } | { ok: false; error: unknown } | undefined;
@@ -33,11 +35,18 @@ async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
  * A loader that answers synchronously is settled on the spot: no promises for the usual chain
  * (a layout without a loader, a page with a sync one), which measured a visible share of a page.
  */
-function runLoaders(routes: AppRoutes, matches: readonly RouteMatch[], context: RequestContext, upTo: number): MaybePromise<Settled[]> {
+function runLoaders(
+  routes: AppRoutes,
+  matches: readonly RouteMatch[],
+  context: RequestContext,
+  upTo: number,
+  only: ReadonlySet<string> | undefined,
+): MaybePromise<Settled[]> {
   const settled: Settled[] = new Array(matches.length);
   let pending: Promise<void>[] | undefined;
   for (let depth = 0; depth < upTo; depth++) {
     const match = matches[depth] as RouteMatch;
+    if (only && !only.has(match.id)) continue;
     const load = routes.serverHalf(match.id)?.load;
     if (!load) continue;
     let result: unknown;
@@ -102,13 +111,17 @@ export function resolveRoute(
   early?: EarlyFailure,
 ): MaybePromise<RouteOutcome> {
   const found = matched ?? routes.table.notFound();
-  if (!matched) context.params = {};
+  if (!matched) {
+    context.params = {};
+    // The client could not foresee this chain: it gets all of it.
+    if (options.loadOnly) options = { ...options, loadOnly: undefined };
+  }
   let upTo = found.matches.length;
   if (early) {
     const boundary = boundaryAbove(routes, found.matches, early.depth);
     upTo = boundary === null ? 0 : found.matches.findIndex((match) => match.id === boundary) + 1;
   }
-  return thenMaybe(runLoaders(routes, found.matches, context, upTo), (settled) => {
+  return thenMaybe(runLoaders(routes, found.matches, context, upTo, options.loadOnly), (settled) => {
     if (early && !settled[early.depth]) settled[early.depth] = { ok: false, error: early.error };
     return outcomeOf(routes, matched, found, settled, context, options);
   });

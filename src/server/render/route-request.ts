@@ -21,6 +21,8 @@ export interface RouteRequestOptions {
   monitoring?: RequestMonitoring;
   /** What loaders and actions may use besides the request (the feedback service). */
   services: ActionServices;
+  /** The routes whose loaders run (a data request's `_routes`); every route when absent. */
+  loadOnly?: ReadonlySet<string>;
 }
 
 export interface RouteRequest {
@@ -68,7 +70,7 @@ export function resolveRouteRequest(ctx: Context, pathname: string, url: () => U
     options.logError(error, ctx);
     return report?.captureError(error);
   };
-  const resolve = { exposeErrors: options.exposeErrors, onError };
+  const resolve = { exposeErrors: options.exposeErrors, onError, loadOnly: options.loadOnly };
   const context = new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, url, options.services);
   const chain = matched ?? routes.table.notFound();
   const outcome = thenMaybe(runMiddleware(routes, chain, context), (early): MaybePromise<RouteOutcome> => {

@@ -18,6 +18,8 @@ export interface AppRoutes {
   table: RouteTable;
   modules: RouteModules;
   serverHalf(id: string): ServerRouteModule | undefined;
+  /** Whether the table names a route of this id. */
+  has(id: string): boolean;
   /** A server-only route without a component: its loader or action is the answer. */
   isResource(id: string): boolean;
   /** The app's middleware, ahead of every route's. */
@@ -53,6 +55,7 @@ export function createAppRoutes(config: AppConfig, files: Record<string, LoadedR
       },
     },
     serverHalf: (id) => get(id).server,
+    has: (id) => byId.has(id),
     isResource: (id) => !get(id).module,
     appMiddleware: app.middleware ?? [],
     settings: app.settings,

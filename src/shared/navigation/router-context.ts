@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
+import type { FetchAnswer, FetcherSubmission } from "./fetcher-request";
 
 export interface NavigationState {
   state: "idle" | "loading";
@@ -23,6 +24,13 @@ export interface Router {
    * the form itself (another origin or build, a refusal, a network failure).
    */
   submit(action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback">;
+  /**
+   * A fetcher's request (useFetcher): the leaf loader's data of `href`, or the answer of its
+   * action followed by a revalidation of the page; no history entry, URL or scroll change.
+   */
+  fetch(href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer>;
+  /** How many actions (and revalidate() calls) the data on screen reflects; changes with the page's state. */
+  freshAsOf(): number;
   subscribe(listener: () => void): () => void;
   navigation(): NavigationState;
 }
@@ -45,4 +53,12 @@ export function useNavigation(): NavigationState {
 /** The router, for `navigate()` from an event handler; null on the server. */
 export function useRouter(): Router | null {
   return useContext(RouterContext);
+}
+
+const noRevalidation = () => Promise.resolve();
+
+/** `revalidate()` re-runs the page's loaders (each route's shouldRevalidate may decline); a no-op on the server. */
+export function useRevalidator(): { revalidate(): Promise<void> } {
+  const router = useContext(RouterContext);
+  return { revalidate: router ? router.revalidate : noRevalidation };
 }

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import type { Params } from "./match";
 import type { RequestContext } from "./request";
+import type { ShouldRevalidateArgs } from "./should-revalidate";
 
 export type { ActionServices } from "./request";
 
@@ -65,6 +66,8 @@ export interface RouteModule {
   head?: (props: PageProps<any>) => HeadTags;
   /** Head while this route's error component is shown. */
   errorHead?: HeadTags;
+  /** Whether this route's loader runs again for a client navigation or revalidation (see ShouldRevalidateArgs). */
+  shouldRevalidate?: (args: ShouldRevalidateArgs) => boolean;
 }
 
 /** What a loader sees: the request (see RequestContext), framework-neutral, so route code stays free of Koa. */

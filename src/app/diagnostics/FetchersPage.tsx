@@ -1,0 +1,53 @@
+import { type HeadTags, type LoaderData, type PageProps, useFetcher } from "#outpost";
+import type { load } from "./FetchersPage.server";
+
+export const head = (): HeadTags => ({ title: "Fetchers · Diagnostics · Outpost" });
+
+function Counter({ name, value }: { name: "a" | "b"; value: number }) {
+  const fetcher = useFetcher<{ counter: string; value: number }>();
+  // Optimistic: the submitted increment shows until the page's data has it.
+  const shown = fetcher.formData ? value + 1 : value;
+  return (
+    <section className="counter" data-counter={name}>
+      <h2>{`Counter ${name.toUpperCase()}`}</h2>
+      <output id={`counter-${name}`}>{shown}</output>
+      <fetcher.Form>
+        <input type="hidden" name="counter" value={name} />
+        <button type="submit" id={`inc-${name}`}>
+          +1
+        </button>
+      </fetcher.Form>
+      <p>
+        {"Fetcher: "}
+        <span data-fetcher-state={fetcher.state}>{fetcher.state}</span>
+      </p>
+    </section>
+  );
+}
+
+/** Reads the counters through a fetcher's load: this page's loader, without a navigation. */
+function Peek() {
+  const fetcher = useFetcher<LoaderData<typeof load>>();
+  return (
+    <p>
+      <button type="button" id="peek" onClick={() => void fetcher.load("/diagnostics/fetchers")}>
+        Peek
+      </button>{" "}
+      <span id="peeked" data-fetcher-state={fetcher.state}>
+        {fetcher.data ? `a ${fetcher.data.counts.a}, b ${fetcher.data.counts.b}` : ""}
+      </span>
+    </p>
+  );
+}
+
+/** Two counters, each incremented through its own fetcher: side by side, without a navigation. */
+export default function FetchersPage({ data }: PageProps<LoaderData<typeof load>>) {
+  return (
+    <section aria-labelledby="fetchers-title">
+      <h1 id="fetchers-title">Fetchers</h1>
+      <Counter name="a" value={data.counts.a} />
+      <Counter name="b" value={data.counts.b} />
+      <Peek />
+    </section>
+  );
+}

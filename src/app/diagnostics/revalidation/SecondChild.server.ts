@@ -1,0 +1,3 @@
+export function load() {
+  return { child: "second" };
+}

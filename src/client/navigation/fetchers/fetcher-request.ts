@@ -1,0 +1,76 @@
+import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
+import { navigationTarget } from "../../../shared/navigation/navigation-target";
+import type { ClientRoutes } from "../client-routes";
+import { fetchRouteData, submitRouteData } from "../fetch-route-data";
+import { leavePage } from "./leave-page";
+
+export interface FetcherDeps {
+  routes: ClientRoutes;
+  buildId: string;
+  diagnostics: boolean;
+  /** Follows a redirect as a navigation. */
+  follow(location: string, from: URL): void;
+  /** Marks the page's data out of date and revalidates it; returns the generation to wait for. */
+  invalidate(): number;
+}
+
+/** Form fields as a urlencoded body, or multipart when a file is among them. */
+function bodyOf(data: FormData): URLSearchParams | FormData {
+  const fields = [...data.entries()];
+  if (fields.some(([, value]) => typeof value !== "string")) return data;
+  return new URLSearchParams(fields as [string, string][]);
+}
+
+/** A resource route's answer: its JSON, or its text. */
+async function resourceAnswer(url: URL, body: URLSearchParams | FormData | undefined, signal: AbortSignal): Promise<FetchAnswer & { kind: "data" }> {
+  const init: RequestInit = body ? { method: "POST", body, signal } : { signal };
+  const response = await fetch(url, { ...init, credentials: "same-origin" });
+  const json = response.headers.get("Content-Type")?.includes("json");
+  const data: unknown = await (json ? response.json() : response.text());
+  return { kind: "data", data, ...(response.ok ? {} : { error: { status: response.status, data } }) };
+}
+
+/**
+ * A fetcher's request. A load asks only for the leaf route's loader; a submission runs the
+ * action with no loader (`_routes` empty), then revalidates the page on screen. Either goes
+ * through the data request, so the build check, CSRF defence and redirects are the navigations'.
+ */
+export async function fetcherRequest(
+  deps: FetcherDeps,
+  href: string,
+  submission: FetcherSubmission | undefined,
+  signal: AbortSignal,
+): Promise<FetchAnswer> {
+  const target = navigationTarget(href, window.location.href);
+  if (target.kind !== "client") return leavePage(href, submission);
+  const { url } = target;
+  const body = submission && bodyOf(submission.formData);
+  if (deps.routes.isResource(url.pathname, deps.diagnostics)) {
+    const answer = await resourceAnswer(url, body, signal);
+    return body ? { ...answer, revalidation: deps.invalidate() } : answer;
+  }
+  const leaf = deps.routes.table.match(url.pathname, { diagnostics: deps.diagnostics })?.matches.at(-1)?.id;
+  let answer: Awaited<ReturnType<typeof fetchRouteData>>;
+  try {
+    answer = body
+      ? await submitRouteData(url, deps.buildId, body, signal, [])
+      : await fetchRouteData(url, deps.buildId, signal, leaf ? [leaf] : undefined);
+  } catch (error) {
+    // Replaced by the fetcher's newer call; or the network failed, and a page load shows what happened.
+    if (signal.aborted) throw error;
+    return leavePage(href, submission);
+  }
+  if (answer.kind === "reload") return leavePage(href, submission);
+  if (answer.kind === "redirect") {
+    deps.follow(answer.location, url);
+    return { kind: "redirected" };
+  }
+  const { state } = answer;
+  const data = body ? state.actionData : state.data[state.matches.at(-1)?.id ?? ""];
+  return {
+    kind: "data",
+    data,
+    ...(state.error ? { error: state.error.error } : {}),
+    ...(body ? { revalidation: deps.invalidate() } : {}),
+  };
+}

@@ -1,0 +1,63 @@
+import type { Params } from "./match";
+import type { RouteModules } from "./module";
+import type { RouteState } from "./route-state";
+import type { RouteMatch } from "./route-table";
+
+/** What a route's `shouldRevalidate` export is asked with, as React Router's. */
+export interface ShouldRevalidateArgs {
+  currentUrl: URL;
+  currentParams: Params;
+  nextUrl: URL;
+  nextParams: Params;
+  /** Set when an action answered since the page's data was loaded (a fetcher's submission). */
+  formMethod?: string;
+  /** What the platform would do: true for changed params or search, after an action, on revalidate(). */
+  defaultShouldRevalidate: boolean;
+}
+
+/** Why the browser asks for a page's data. */
+export type DataCause = "navigation" | "action" | "revalidate";
+
+export interface RevalidationInput {
+  current: RouteState;
+  currentUrl: URL;
+  next: readonly RouteMatch[];
+  nextUrl: URL;
+  cause: DataCause;
+  /** The current page's modules: each route still on screen is loaded. */
+  modules: RouteModules;
+}
+
+const sameParams = (a: Params, b: Params): boolean => {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+};
+
+/**
+ * The routes of the next page whose loaders must run, or undefined for all of them. A route new
+ * to the page always loads; one already shown reloads when its params or the search changed,
+ * after an action or on revalidate(), unless its module's `shouldRevalidate` says otherwise.
+ */
+export function routesToLoad({ current, currentUrl, next, nextUrl, cause, modules }: RevalidationInput): string[] | undefined {
+  // A page showing an error may lack the data of any route: load it whole.
+  if (current.error) return undefined;
+  const searchChanged = currentUrl.search !== nextUrl.search;
+  const ids: string[] = [];
+  let diverged = false;
+  for (let depth = 0; depth < next.length; depth++) {
+    const match = next[depth] as RouteMatch;
+    const shown = current.matches[depth];
+    // Below a route that changed, every route is new too.
+    diverged ||= !shown || shown.id !== match.id;
+    if (diverged || !shown) {
+      ids.push(match.id);
+      continue;
+    }
+    const defaultShouldRevalidate = cause !== "navigation" || searchChanged || !sameParams(shown.params, match.params);
+    const decide = modules.get(match.id).shouldRevalidate;
+    const args: ShouldRevalidateArgs = { currentUrl, currentParams: shown.params, nextUrl, nextParams: match.params, defaultShouldRevalidate };
+    if (cause === "action") args.formMethod = "POST";
+    if (decide ? decide(args) : defaultShouldRevalidate) ids.push(match.id);
+  }
+  return ids.length === next.length ? undefined : ids;
+}
