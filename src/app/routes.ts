@@ -25,6 +25,7 @@ export default defineApp({
         route("forbidden", "diagnostics/ForbiddenPage.tsx"),
         route("guarded", "diagnostics/guarded/GuardedLayout.tsx", [route("inner", "diagnostics/guarded/GuardedInner.tsx")]),
         route("cached", "diagnostics/CachedPage.tsx"),
+        route("deferred", "diagnostics/DeferredPage.tsx"),
         // A resource route: a server-only module, answering JSON.
         route("api/echo", "diagnostics/api/echo.server.ts"),
       ],

@@ -33,6 +33,11 @@ export async function start(): Promise<void> {
     void begin.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
   }
 
+  // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
+  if (payload.stream !== undefined) {
+    const first = payload.stream;
+    payload.state.data = await import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(first));
+  }
   const router = new BrowserRouter(clientRoutes, {
     buildId: payload.buildId,
     diagnostics: payload.config.diagnostics,

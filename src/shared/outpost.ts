@@ -8,6 +8,7 @@ export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
 export { Form, type FormState } from "./forms/Form";
+export { Await, type AwaitProps } from "./deferred/Await";
 export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
 export {
   FEEDBACK_LIMITS,

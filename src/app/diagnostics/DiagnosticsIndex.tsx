@@ -14,6 +14,7 @@ const PATHS = [
   { href: "/diagnostics/guarded/inner", label: "Guarded (middleware redirect)" },
   { href: "/diagnostics/api/echo?hello=world", label: "Resource route (JSON echo)" },
   { href: "/diagnostics/cached", label: "Cached page (ETag, 304)" },
+  { href: "/diagnostics/deferred", label: "Deferred data (streams in)" },
   { href: "/", label: "Home" },
 ];
 

@@ -1,0 +1,19 @@
+import { Suspense } from "react";
+import { Await, type HeadTags, type LoaderData, type PageProps } from "#outpost";
+import type { load } from "./DeferredPage.server";
+
+export const head = (): HeadTags => ({ title: "Deferred data · Diagnostics" });
+
+export default function DeferredPage({ data }: PageProps<LoaderData<typeof load>>) {
+  return (
+    <section aria-labelledby="deferred-title">
+      <h1 id="deferred-title">Deferred data</h1>
+      <p id="fast">{data.fast}</p>
+      <Suspense fallback={<p id="slow-fallback">Loading the slow value…</p>}>
+        <Await resolve={data.slow} errorElement={<p id="slow-error">The slow value could not be loaded.</p>}>
+          {(slow) => <p id="slow-value">{slow}</p>}
+        </Await>
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import type { RouteError } from "../routing/module";
+
+/** The global the server's inline scripts push a page's deferred values to, one encoded line each. */
+export const DEFERRED_GLOBAL = "__OUTPOST_DEFERRED__";
+
+/** The media type of a data request's answer whose deferred values stream after the awaited part. */
+export const DEFERRED_DATA_TYPE = "text/x-outpost-deferred";
+
+/** What a deferred value's rejection becomes: the route error the page may show, never the server's error itself. */
+export class DeferredError extends Error {
+  readonly routeError: RouteError;
+
+  constructor(routeError: RouteError) {
+    super(routeError.message ?? "a deferred value could not be loaded");
+    this.name = "DeferredError";
+    this.routeError = routeError;
+  }
+}
+
+const ERROR_TAG = "OutpostDeferredError";
+
+/** Encodes any error as a DeferredError's route error, so no server error's text reaches the page unless chosen. */
+export const encodeErrors = (value: unknown): [string, RouteError] | undefined =>
+  value instanceof Error ? [ERROR_TAG, value instanceof DeferredError ? value.routeError : {}] : undefined;
+
+export const decodeErrors = (type: string, routeError: unknown): { value: DeferredError } | undefined =>
+  type === ERROR_TAG ? { value: new DeferredError(routeError as RouteError) } : undefined;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+}
+
+/**
+ * Calls `each` for every deferred value of the chain's loader data: a promise among the top-level
+ * values of an object a loader returned. Returns whether there was any.
+ */
+export function forEachDeferred(
+  data: Record<string, unknown>,
+  each: (routeData: Record<string, unknown>, key: string, value: PromiseLike<unknown>) => void,
+): boolean {
+  let found = false;
+  for (const routeData of Object.values(data)) {
+    if (typeof routeData !== "object" || routeData === null || Array.isArray(routeData)) continue;
+    const record = routeData as Record<string, unknown>;
+    for (const key in record) {
+      const value = record[key];
+      if (!isThenable(value)) continue;
+      found = true;
+      each(record, key, value);
+    }
+  }
+  return found;
+}
