@@ -9,7 +9,7 @@ export default function DeferredPage({ data }: PageProps<LoaderData<typeof load>
     <section aria-labelledby="deferred-title">
       <h1 id="deferred-title">Deferred data</h1>
       <p id="fast">{data.fast}</p>
-      <Suspense fallback={<p id="slow-fallback">Loading the slow value…</p>}>
+      <Suspense fallback={<p id="slow-fallback">Waiting for the slow part…</p>}>
         <Await resolve={data.slow} errorElement={<p id="slow-error">The slow value could not be loaded.</p>}>
           {(slow) => <p id="slow-value">{slow}</p>}
         </Await>
