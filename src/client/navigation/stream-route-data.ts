@@ -1,5 +1,5 @@
 import { decode } from "turbo-stream";
-import { DEFERRED_GLOBAL, decodeErrors, forEachDeferred } from "../../shared/deferred/deferred-data";
+import { DEFERRED_GLOBAL, decodeDeferred, forEachDeferred } from "../../shared/deferred/deferred-data";
 
 /**
  * Decodes loader data whose deferred values stream after it (turbo-stream, as the server encoded
@@ -16,7 +16,7 @@ const bytes = new TextEncoder();
 
 /** The decoded value; its promises settle as their lines arrive, and stay pending if they never do. */
 async function decodeLines<T>(stream: ReadableStream<Uint8Array>): Promise<T> {
-  const { value } = await decode(stream, { plugins: [decodeErrors] });
+  const { value } = await decode(stream, { plugins: [decodeDeferred] });
   // A failed value shows in the page and the server reported it: not an unhandled rejection here.
   const data = (value as { state?: { data?: unknown } }).state?.data ?? value;
   if (typeof data === "object" && data !== null) {

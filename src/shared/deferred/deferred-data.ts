@@ -18,13 +18,23 @@ export class DeferredError extends Error {
 }
 
 const ERROR_TAG = "OutpostDeferredError";
+const PLAIN_TAG = "OutpostPlain";
 
-/** Encodes any error as a DeferredError's route error, so no server error's text reaches the page unless chosen. */
+/** Any error becomes a DeferredError's route error, so no server error's text reaches the page unless chosen. */
 export const encodeErrors = (value: unknown): [string, RouteError] | undefined =>
   value instanceof Error ? [ERROR_TAG, value instanceof DeferredError ? value.routeError : {}] : undefined;
 
-export const decodeErrors = (type: string, routeError: unknown): { value: DeferredError } | undefined =>
-  type === ERROR_TAG ? { value: new DeferredError(routeError as RouteError) } : undefined;
+/**
+ * What turbo-stream cannot encode is sent as JSON would send it: a class instance as a plain
+ * object of its own fields, a function as nothing.
+ */
+export const encodeAsJson = (value: unknown): [string, ...unknown[]] | undefined =>
+  typeof value === "object" && value !== null ? [PLAIN_TAG, { ...value }] : typeof value === "function" ? [PLAIN_TAG] : undefined;
+
+export const decodeDeferred = (type: string, value?: unknown): { value: unknown } | undefined => {
+  if (type === ERROR_TAG) return { value: new DeferredError(value as RouteError) };
+  return type === PLAIN_TAG ? { value } : undefined;
+};
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === "function";

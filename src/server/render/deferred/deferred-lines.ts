@@ -1,5 +1,5 @@
 import { encode } from "turbo-stream";
-import { encodeErrors } from "../../../shared/deferred/deferred-data";
+import { encodeAsJson, encodeErrors } from "../../../shared/deferred/deferred-data";
 
 /**
  * A value encoded with turbo-stream (docs/decisions/0031-deferred-data-turbo-stream.md): the first
@@ -17,7 +17,7 @@ export interface DeferredLines {
 /** Encodes `value`; rejects when its awaited part cannot be encoded (a class instance, a function). */
 export async function encodeLines(value: unknown, onError: (error: unknown) => void): Promise<DeferredLines> {
   const abort = new AbortController();
-  const reader = encode(value, { plugins: [encodeErrors], signal: abort.signal }).getReader();
+  const reader = encode(value, { plugins: [encodeErrors], postPlugins: [encodeAsJson], signal: abort.signal }).getReader();
   const text = new TextDecoder();
   // Each chunk turbo-stream enqueues is one whole line ending in "\n".
   const lineOf = (chunk: Uint8Array) => text.decode(chunk).slice(0, -1);

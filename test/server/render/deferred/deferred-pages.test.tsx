@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { decode } from "turbo-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Await } from "../../../../src/shared/deferred/Await";
-import { DEFERRED_DATA_TYPE, DeferredError, decodeErrors } from "../../../../src/shared/deferred/deferred-data";
+import { DEFERRED_DATA_TYPE, DeferredError, decodeDeferred } from "../../../../src/shared/deferred/deferred-data";
 import { route } from "../../../../src/shared/routing/config";
 import { BUILD_HEADER } from "../../../../src/shared/routing/data-request";
 import type { PageProps } from "../../../../src/shared/routing/module";
@@ -141,7 +141,7 @@ describe("a data request for a page that defers a value", () => {
   it("decodes to the page's state with the deferred value a promise; a failure is a DeferredError without the server's text", async () => {
     const before = reporting.errors.length;
     const response = await fetch(dataUrl(app, "/diagnostics/deferred?fail=1"), { headers: buildOf(app) });
-    const { value } = await decode(response.body as ReadableStream<Uint8Array>, { plugins: [decodeErrors] });
+    const { value } = await decode(response.body as ReadableStream<Uint8Array>, { plugins: [decodeDeferred] });
     const answer = value as { kind: string; status: number; state: { data: Record<string, { fast: string; slow: Promise<string> }> } };
     expect(answer.kind).toBe("state");
     expect(answer.status).toBe(200);
