@@ -1,5 +1,5 @@
 import { DeferredError, forEachDeferred } from "../../../shared/deferred/deferred-data";
-import { isHttpErrorSignal } from "../../../shared/routing/signals";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
 import type { RouteState } from "../../../shared/routing/route-state";
 import { routeError } from "../resolve-route";
 
@@ -28,8 +28,9 @@ function deferValues(
       copies.set(routeData, copy);
     }
     copy[key] = Promise.resolve(value).then(undefined, (error: unknown) => {
-      // A 4xx from httpError() is an answer, not a failure: shown, not reported.
-      const eventId = isHttpErrorSignal(error) ? undefined : report(error);
+      // A signal is an answer, not a failure: shown (it is too late to redirect), never reported.
+      const signal = isHttpErrorSignal(error) || isRedirectSignal(error) || isNotFoundSignal(error);
+      const eventId = signal ? undefined : report(error);
       throw new DeferredError(routeError(error, exposeErrors, eventId));
     });
   });
