@@ -17,6 +17,16 @@ export class DeferredError extends Error {
   }
 }
 
+/**
+ * The digest the server gives React for a deferred value's failure read with `use()`: the browser
+ * then knows the boundary it renders again failed on a value the server has already reported.
+ */
+export const DEFERRED_DIGEST = "outpost-deferred";
+
+/** Whether the browser should leave an error unreported: a deferred value's, reported by the server. */
+export const reportedByServer = (error: unknown): boolean =>
+  error instanceof DeferredError || (error as { digest?: unknown } | null)?.digest === DEFERRED_DIGEST;
+
 const ERROR_TAG = "OutpostDeferredError";
 const PLAIN_TAG = "OutpostPlain";
 
