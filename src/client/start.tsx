@@ -34,18 +34,18 @@ export async function start(): Promise<void> {
   }
 
   // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
-  if (payload.stream !== undefined) {
-    const first = payload.stream;
-    payload.state.data = await import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(first));
-  }
+  const { stream } = payload;
+  const streamed = stream === undefined ? undefined : import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(stream));
+  // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
+  const loaded = clientRoutes.load(payload.state.matches.map((match) => match.id));
+  if (streamed) payload.state.data = await streamed;
   const router = new BrowserRouter(clientRoutes, {
     buildId: payload.buildId,
     diagnostics: payload.config.diagnostics,
     state: payload.state,
   });
   setRouter(router);
-  // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
-  await clientRoutes.load(payload.state.matches.map((match) => match.id));
+  await loaded;
   const errorHooks = sentryDsn ? rootErrorHooks : {};
   hydrateRoot(
     document,

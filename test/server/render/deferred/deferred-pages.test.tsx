@@ -103,6 +103,13 @@ describe("a page whose loader defers a value", () => {
     expect((reported[0] as Error).message).toBe("diagnostic deferred error");
   });
 
+  it("answers HEAD with the status and headers, without waiting for the deferred value", async () => {
+    const response = await fetch(`${app.url}/diagnostics/deferred`, { method: "HEAD", headers: { "user-agent": CHROME } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toBe("");
+  });
+
   it("gives crawlers the whole document at once: the value, no fallback", async () => {
     const { chunks } = await chunksOf(`${app.url}/diagnostics/deferred`, { "user-agent": GOOGLEBOT });
     const html = chunks.join("");
