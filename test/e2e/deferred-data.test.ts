@@ -53,6 +53,19 @@ describe.skipIf(!hasChromium)("deferred loader data in Chromium", () => {
     await page.close();
   });
 
+  it("navigates to ?fail=1: #slow-error from the streamed data request, the rest of the page intact", async () => {
+    const { page, problems, dataRequests } = await visitorPage();
+    await page.goto(`${stack.server.url}/diagnostics/deferred?ready=1`);
+    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    await page.click("#to-failing");
+    await page.waitForSelector("#slow-error");
+    expect(await page.textContent("#fast")).toBe("the fast value");
+    expect(page.url()).toBe(`${stack.server.url}/diagnostics/deferred?fail=1`);
+    expect(dataRequests).toEqual(["/__data/diagnostics/deferred?fail=1"]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("?fail=1 shows #slow-error with the rest of the page, status 200, the error reported once (by the server)", async () => {
     const { page, problems } = await visitorPage();
     const response = await page.goto(`${stack.server.url}/diagnostics/deferred?fail=1`);
@@ -64,7 +77,8 @@ describe.skipIf(!hasChromium)("deferred loader data in Chromium", () => {
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic deferred error").length > 0, 10_000);
     // Time for a second report, from the server or the browser, to arrive, were there one.
     await page.waitForTimeout(1_500);
-    expect(eventsWithMessage(stack.ingest, "diagnostic deferred error")).toHaveLength(1);
+    // One from the navigation just before, one from this page: each request's failure once, by the server.
+    expect(eventsWithMessage(stack.ingest, "diagnostic deferred error")).toHaveLength(2);
     expect(receivedItems(stack.ingest, "event").filter(fromBrowser)).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();

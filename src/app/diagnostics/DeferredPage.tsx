@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { Await, type HeadTags, type LoaderData, type PageProps } from "#outpost";
+import { Await, type HeadTags, Link, type LoaderData, type PageProps } from "#outpost";
 import type { load } from "./DeferredPage.server";
 
 export const head = (): HeadTags => ({ title: "Deferred data · Diagnostics" });
@@ -14,6 +14,9 @@ export default function DeferredPage({ data }: PageProps<LoaderData<typeof load>
           {(slow) => <p id="slow-value">{slow}</p>}
         </Await>
       </Suspense>
+      <p>
+        <Link href="/diagnostics/deferred?fail=1" id="to-failing">The same page with a value that fails</Link>
+      </p>
     </section>
   );
 }

@@ -74,6 +74,10 @@ afterAll(async () => {
 });
 
 describe("a page whose loader defers a value", () => {
+  it("/diagnostics/deferred is linked from /diagnostics", async () => {
+    expect(await (await fetch(`${app.url}/diagnostics`)).text()).toContain('href="/diagnostics/deferred"');
+  });
+
   it("sends the shell with the awaited part and the fallback first, the value later in the same response", async () => {
     const { status, headers, chunks } = await chunksOf(`${app.url}/diagnostics/deferred`);
     expect(status).toBe(200);
