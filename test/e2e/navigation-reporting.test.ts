@@ -45,6 +45,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/guarded/inner",
       "/diagnostics/api/echo?hello=world",
       "/diagnostics/cached",
+      "/diagnostics/deferred",
       "/",
     ]);
     expect(await page.getAttribute(".site-header a", "href")).toBe("/");

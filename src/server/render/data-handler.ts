@@ -68,5 +68,5 @@ export async function answerData(
   const deferred = deferState(outcome.state, onError, options.exposeErrors);
   const body: DataAnswer = { kind: "state", build, status, state: withStyles(outcome.state, styles) };
   if (!deferred) return answer(ctx, 200, body);
-  answerDeferred(ctx, await encodeLines(body, onError), options.renderTimeoutMs);
+  answerDeferred(ctx, await encodeLines(body, onError, options.renderTimeoutMs));
 }

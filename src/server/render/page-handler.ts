@@ -77,7 +77,8 @@ async function answerPage(
     return;
   }
   const started = performance.now();
-  const deferred = deferState(outcome.state, onError, options.exposeErrors) ? await encodeLines(outcome.state.data, onError) : undefined;
+  const deferring = deferState(outcome.state, onError, options.exposeErrors);
+  const deferred = deferring ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs) : undefined;
   const assets = assetsFor(outcome.state.matches);
   const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
   const headers = routeHeaders(options.routes, outcome.state);
@@ -204,5 +205,5 @@ async function render(
   if (page.routeHeaders || page.personal) cachePolicy(ctx, page);
   ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(page.nonce));
   if (page.assets.preloadHeader) ctx.res.setHeader("Link", page.assets.preloadHeader);
-  return deferred ? withDeferredScripts(started, deferred, page.nonce, options.renderTimeoutMs) : started;
+  return deferred ? withDeferredScripts(started, deferred, page.nonce) : started;
 }

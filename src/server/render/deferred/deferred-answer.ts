@@ -5,10 +5,10 @@ import type { DeferredLines } from "./deferred-lines";
 
 /**
  * A data request's answer whose loaders deferred values: the encoded answer's first line at once,
- * then one line per value as it settles, in the same response. `timeoutMs` bounds it: values still
- * pending then are abandoned (the page keeps their fallbacks), and a visitor who leaves stops it.
+ * then one line per value as it settles, in the same response. The lines' time limit bounds it:
+ * values still pending then are abandoned (the page keeps their fallbacks); a visitor who leaves stops it.
  */
-export function answerDeferred(ctx: Context, lines: DeferredLines, timeoutMs: number): void {
+export function answerDeferred(ctx: Context, lines: DeferredLines): void {
   ctx.status = 200;
   ctx.res.setHeader("Content-Type", `${DEFERRED_DATA_TYPE}; charset=utf-8`);
   ctx.res.setHeader("Cache-Control", "no-store");
@@ -21,13 +21,9 @@ export function answerDeferred(ctx: Context, lines: DeferredLines, timeoutMs: nu
     ctx,
     (res) => {
       res.write(`${lines.first}\n`);
-      const timer = setTimeout(() => lines.stop(), timeoutMs);
       lines.follow(
         (line) => res.write(`${line}\n`),
-        () => {
-          clearTimeout(timer);
-          res.end();
-        },
+        () => res.end(),
       );
     },
     (finished) => {

@@ -14,8 +14,11 @@ export interface DeferredLines {
   stop(): void;
 }
 
-/** Encodes `value`; rejects when its awaited part cannot be encoded (a class instance, a function). */
-export async function encodeLines(value: unknown, onError: (error: unknown) => void): Promise<DeferredLines> {
+/**
+ * Encodes `value`; rejects when its awaited part cannot be encoded. After `timeoutMs` the values
+ * still pending are abandoned, whether or not anybody follows the lines.
+ */
+export async function encodeLines(value: unknown, onError: (error: unknown) => void, timeoutMs: number): Promise<DeferredLines> {
   const abort = new AbortController();
   const reader = encode(value, { plugins: [encodeErrors], postPlugins: [encodeAsJson], signal: abort.signal }).getReader();
   const text = new TextDecoder();
@@ -26,10 +29,19 @@ export async function encodeLines(value: unknown, onError: (error: unknown) => v
   let stopped = false;
   let end: (() => void) | undefined;
   const finish = () => {
+    clearTimeout(timer);
     const onEnd = end;
     end = undefined;
     onEnd?.();
   };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    // The encoder lets go of the pending promises; the lines it still writes for them are dropped.
+    abort.abort();
+    finish();
+  };
+  const timer = setTimeout(stop, timeoutMs);
   return {
     first: lineOf(head.value),
     follow(onLine, onEnd) {
@@ -52,12 +64,6 @@ export async function encodeLines(value: unknown, onError: (error: unknown) => v
       if (head.done) finish();
       else pump();
     },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      // The encoder lets go of the pending promises; the lines it still writes for them are dropped.
-      abort.abort();
-      finish();
-    },
+    stop,
   };
 }

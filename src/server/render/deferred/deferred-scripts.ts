@@ -10,9 +10,9 @@ import type { DeferredLines } from "./deferred-lines";
  * marks the end of each flush, so a line goes out between two flushes (or at once after the shell,
  * when React is idle) and never inside React's markup; one after React's last flush follows
  * `</html>`, which parsers move into the body. The response ends once React is done and
- * every line is out, or when `timeoutMs` abandons the values still pending.
+ * every line is out, or once the lines' time limit abandons the values still pending.
  */
-export function withDeferredScripts(render: StartedRender, lines: DeferredLines, nonce: string, timeoutMs: number): StartedRender {
+export function withDeferredScripts(render: StartedRender, lines: DeferredLines, nonce: string): StartedRender {
   const open = `<script nonce="${nonce}">(self.${DEFERRED_GLOBAL}||=[]).push(`;
   return {
     pipe: (destination) => {
@@ -30,14 +30,12 @@ export function withDeferredScripts(render: StartedRender, lines: DeferredLines,
         writeQueued();
         destination.end();
       };
-      const timer = setTimeout(() => lines.stop(), timeoutMs);
       lines.follow(
         (line) => {
           queued += `${open}${serializeForScript(line)})</script>`;
           if (shellOut) writeQueued();
         },
         () => {
-          clearTimeout(timer);
           linesDone = true;
           endIfDone();
         },

@@ -34,7 +34,7 @@ class Point {
 
 describe("encodeLines", () => {
   it("sends what JSON would for what turbo-stream cannot encode: a class instance's fields, no function", async () => {
-    const lines = await encodeLines({ point: new Point(1, 2), run: () => 1, later: Promise.resolve(new Point(3, 4)) }, () => {});
+    const lines = await encodeLines({ point: new Point(1, 2), run: () => 1, later: Promise.resolve(new Point(3, 4)) }, () => {}, 5_000);
     const value = (await decoded([lines.first, ...(await rest(lines))])) as { point: unknown; run: unknown; later: Promise<unknown> };
     expect(value.point).toEqual({ x: 1, y: 2 });
     expect(value.run).toBeUndefined();
@@ -43,7 +43,7 @@ describe("encodeLines", () => {
 
   it("turns any rejection into a DeferredError that carries no server text", async () => {
     const failing = Promise.reject(new Error("secret database detail"));
-    const lines = await encodeLines({ failing }, () => {});
+    const lines = await encodeLines({ failing }, () => {}, 5_000);
     const all = await rest(lines);
     expect(all.join("\n")).not.toContain("secret");
     const value = (await decoded([lines.first, ...all])) as { failing: Promise<unknown> };
@@ -53,7 +53,7 @@ describe("encodeLines", () => {
   });
 
   it("stop() abandons the values still pending: no line for them, and the end is told once", async () => {
-    const lines = await encodeLines({ never: new Promise(() => {}), soon: new Promise((resolve) => setTimeout(resolve, 20, "soon value")) }, () => {});
+    const lines = await encodeLines({ never: new Promise(() => {}), soon: new Promise((resolve) => setTimeout(resolve, 20, "soon value")) }, () => {}, 5_000);
     const seen: string[] = [];
     let ends = 0;
     lines.follow(

@@ -29,8 +29,8 @@ describe("withDeferredScripts", () => {
     const value = new Promise<string>((resolve) => setTimeout(resolve, 30, "settled value"));
     const unused = new Promise<string>((resolve) => setTimeout(resolve, 80, "unused value"));
     const page = createElement("main", null, createElement(Suspense, { fallback: createElement("p", null, "wait") }, createElement(Value, { promise: value })));
-    const lines = await encodeLines({ value, unused }, () => {});
-    const render = withDeferredScripts(await streamDocument(page, options), lines, "n0nce", 5_000);
+    const lines = await encodeLines({ value, unused }, () => {}, 5_000);
+    const render = withDeferredScripts(await streamDocument(page, options), lines, "n0nce");
     const { stream, writes, ended } = sink();
     render.pipe(stream);
     await ended;
@@ -47,8 +47,8 @@ describe("withDeferredScripts", () => {
 
   it("ends the response when the time runs out, without the lines of values still pending", async () => {
     const never = new Promise<string>(() => {});
-    const lines = await encodeLines({ never }, () => {});
-    const render = withDeferredScripts(await streamDocument(createElement("p", null, "shell"), options), lines, "n0nce", 50);
+    const lines = await encodeLines({ never }, () => {}, 50);
+    const render = withDeferredScripts(await streamDocument(createElement("p", null, "shell"), options), lines, "n0nce");
     const { stream, writes, ended } = sink();
     render.pipe(stream);
     await ended;
