@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { deferredTtfb } from "./deferred-ttfb.mjs";
 import { buildProduction } from "./lib/build.mjs";
 import { pairedRatio } from "./lib/paired.mjs";
 import { BROWSER_UA, OUT, ROOT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
@@ -75,6 +76,9 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
     } finally {
       await ours.stop();
     }
+    const deferred = await deferredTtfb({ requests: rounds * 100 });
+    rows.push(...deferred.rows);
+    verdicts.push(...deferred.verdicts);
   } finally {
     await ingest.stop();
   }
@@ -86,6 +90,7 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
     notes: [
       `Baselines (BENCH_BASELINE_REV): ${baselines.map((b) => `${b.sha}, ${b.label}`).join("; ")}; each built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${rounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
       "The data request is what a client navigation to / fetches: the matched routes' loader data as JSON, with the build id header.",
+      "Time to first byte: one request at a time, alternating between the page whose loader defers a value (settling a second later) and the same page with the value already there (?ready=1), on a server with the diagnostics routes.",
     ],
   };
 }

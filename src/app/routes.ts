@@ -30,6 +30,7 @@ export default defineApp({
           route("first", "diagnostics/revalidation/FirstChild.tsx"),
           route("second", "diagnostics/revalidation/SecondChild.tsx"),
         ]),
+        route("deferred", "diagnostics/DeferredPage.tsx"),
         // A resource route: a server-only module, answering JSON.
         route("api/echo", "diagnostics/api/echo.server.ts"),
       ],

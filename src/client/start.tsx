@@ -33,14 +33,19 @@ export async function start(): Promise<void> {
     void begin.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
   }
 
+  // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
+  const { stream } = payload;
+  const streamed = stream === undefined ? undefined : import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(stream));
+  // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
+  const loaded = clientRoutes.load(payload.state.matches.map((match) => match.id));
+  if (streamed) payload.state.data = await streamed;
   const router = new BrowserRouter(clientRoutes, {
     buildId: payload.buildId,
     diagnostics: payload.config.diagnostics,
     state: payload.state,
   });
   setRouter(router);
-  // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
-  await clientRoutes.load(payload.state.matches.map((match) => match.id));
+  await loaded;
   const errorHooks = sentryDsn ? rootErrorHooks : {};
   hydrateRoot(
     document,

@@ -11,6 +11,7 @@ export { useRevalidator } from "./navigation/router-context";
 export { Form, type FormState } from "./forms/Form";
 export { type Fetcher, type FetcherFormProps, type FetcherState, type SubmitOptions, useFetcher } from "./navigation/use-fetcher";
 export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
+export { Await, type AwaitProps } from "./deferred/Await";
 export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
 export {
   FEEDBACK_LIMITS,

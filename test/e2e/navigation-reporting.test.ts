@@ -47,6 +47,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/cached",
       "/diagnostics/fetchers",
       "/diagnostics/revalidation/first",
+      "/diagnostics/deferred",
       "/",
     ]);
     expect(await page.getAttribute(".site-header a", "href")).toBe("/");

@@ -16,6 +16,7 @@ const PATHS = [
   { href: "/diagnostics/cached", label: "Cached page (ETag, 304)" },
   { href: "/diagnostics/fetchers", label: "Fetchers (two counters side by side)" },
   { href: "/diagnostics/revalidation/first", label: "Revalidation (a layout loader kept between its children)" },
+  { href: "/diagnostics/deferred", label: "Deferred data (streams in)" },
   { href: "/", label: "Home" },
 ];
 

@@ -1,4 +1,5 @@
 import type { ErrorInfo } from "react";
+import { reportedByServer } from "../../shared/deferred/deferred-data";
 
 /**
  * The Sentry SDK is a chunk of its own, loaded right after start so it does not weigh on
@@ -21,6 +22,8 @@ const waiting: QueuedError[] = [];
 
 function push(queued: QueuedError): void {
   if (process.env.NODE_ENV === "development" && queued.source !== "global") console.error(queued.error);
+  // A deferred value's failure was reported by the server, which the browser learns by its type or digest.
+  if (reportedByServer(queued.error)) return;
   if (sink) sink(queued);
   else waiting.push(queued);
 }

@@ -1,3 +1,4 @@
+import { DEFERRED_DATA_TYPE } from "../../shared/deferred/deferred-data";
 import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../shared/routing/data-request";
 import { withRequestedRoutes } from "../../shared/routing/requested-routes";
 
@@ -43,7 +44,13 @@ async function requestRouteData(url: URL, buildId: string, init: RequestInit, ro
     headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },
     credentials: "same-origin",
   });
-  if (!response.headers.get("Content-Type")?.startsWith("application/json")) return { kind: "reload" };
+  const type = response.headers.get("Content-Type");
+  // Deferred values stream in the same answer: it resolves once the awaited part is read.
+  if (type?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
+    const streamed: unknown = await import("./stream-route-data").then((decoder) => decoder.readDataStream(response.body as ReadableStream<Uint8Array>));
+    return isDataAnswer(streamed, buildId) ? streamed : { kind: "reload" };
+  }
+  if (!type?.startsWith("application/json")) return { kind: "reload" };
   const body: unknown = await response.json().catch(() => null);
   return isDataAnswer(body, buildId) ? body : { kind: "reload" };
 }

@@ -8,9 +8,14 @@ import type { RouteAssets } from "./route-assets";
 import { matchRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { applyHeaders } from "../http/response-headers";
 import { takeRequestedRoutes } from "./requested-routes";
+import { answerDeferred } from "./deferred/deferred-answer";
+import { deferState } from "./deferred/defer-values";
+import { encodeLines } from "./deferred/deferred-lines";
 
 interface DataOptions extends RouteRequestOptions {
   manifest: { buildId: string };
+  /** Bounds how long deferred values may stream. */
+  renderTimeoutMs: number;
 }
 
 function answer(ctx: Context, status: number, body: DataAnswer | { error: string; build: string }): void {
@@ -52,7 +57,7 @@ export async function answerData(
     ctx.set("Allow", "GET, HEAD");
     return answer(ctx, 405, { error: "this page has no action", build });
   }
-  const { outcome, context } = request;
+  const { outcome, context, onError } = request;
   // The same cookies and headers as the page would carry: the browser keeps them from the fetch too.
   await context.commit();
   if (outcome.type === "resource") return;
@@ -63,5 +68,8 @@ export async function answerData(
   const { styles } = assetsFor(outcome.state.matches);
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
   const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
-  answer(ctx, 200, { kind: "state", build, status, state: withStyles(outcome.state, styles) });
+  const deferred = deferState(outcome.state, onError, options.exposeErrors);
+  const body: DataAnswer = { kind: "state", build, status, state: withStyles(outcome.state, styles) };
+  if (!deferred) return answer(ctx, 200, body);
+  answerDeferred(ctx, await encodeLines(body, onError, options.renderTimeoutMs));
 }

@@ -22,6 +22,9 @@ import { answerResource } from "./resource-answer";
 import { matchRequest, type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { applyHeaders } from "../http/response-headers";
 import { type StartedRender, streamDocument } from "./stream-document";
+import { deferState, skipDeferredErrors } from "./deferred/defer-values";
+import { type DeferredLines, encodeLines } from "./deferred/deferred-lines";
+import { withDeferredScripts } from "./deferred/deferred-scripts";
 
 export interface PageHandlerOptions extends RouteRequestOptions {
   renderTimeoutMs: number;
@@ -74,6 +77,8 @@ async function answerPage(
     return;
   }
   const started = performance.now();
+  const deferring = deferState(outcome.state, onError, options.exposeErrors);
+  const deferred = deferring ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs) : undefined;
   const assets = assetsFor(outcome.state.matches);
   const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
   const headers = routeHeaders(options.routes, outcome.state);
@@ -89,10 +94,14 @@ async function answerPage(
     traceMeta: cacheable ? {} : (report?.traceMeta() ?? {}),
     nonce: cacheable ? sharedPageNonce(options.manifest.buildId, ctx.url) : createNonce(),
     scriptFor,
-    onError,
+    onError: deferred ? skipDeferredErrors(onError) : onError,
+    deferred,
   };
   const render = await startDocument(ctx, page, options);
-  if (!render) return;
+  if (!render) {
+    deferred?.stop();
+    return;
+  }
   if (cacheable && ctx.status === 200) {
     answerCacheable(ctx, await collectDocument(render.pipe));
     render.close(true);
@@ -122,8 +131,10 @@ interface PageRender {
   assets: RouteAssets;
   traceMeta: Record<string, string>;
   nonce: string;
-  scriptFor: (state: RouteState, traceMeta: Record<string, string>) => string;
+  scriptFor: (state: RouteState, traceMeta: Record<string, string>, stream?: string) => string;
   onError: (error: unknown) => string | undefined;
+  /** The loaders' deferred values, streamed after the shell. */
+  deferred: DeferredLines | undefined;
 }
 
 /**
@@ -175,9 +186,13 @@ async function render(
     feedback: options.runtimeConfig.feedback,
     favicon: options.runtimeConfig.favicon,
   });
+  const { deferred } = page;
   const started = await streamDocument(app, {
     nonce: page.nonce,
-    bootstrapScriptContent: page.scriptFor(page.state, page.traceMeta),
+    // With deferred values the loader data travels encoded, as the stream's first line.
+    bootstrapScriptContent: deferred
+      ? page.scriptFor({ ...page.state, data: {} }, page.traceMeta, deferred.first)
+      : page.scriptFor(page.state, page.traceMeta),
     bootstrapModules: [options.manifest.entry.script],
     waitForAll: page.cacheable || isCrawler(ctx.get("user-agent")),
     timeoutMs: options.renderTimeoutMs,
@@ -190,5 +205,5 @@ async function render(
   if (page.routeHeaders || page.personal) cachePolicy(ctx, page);
   ctx.res.setHeader("Content-Security-Policy", contentSecurityPolicy(page.nonce));
   if (page.assets.preloadHeader) ctx.res.setHeader("Link", page.assets.preloadHeader);
-  return started;
+  return deferred ? withDeferredScripts(started, deferred, page.nonce) : started;
 }

@@ -5,12 +5,18 @@ import type { RouteState } from "../../shared/routing/route-state";
 /**
  * The inline bootstrap script assigning the page's payload. The build id and runtime config
  * are the same for every page, so they are serialized once: the script is byte for byte what
- * serializing the whole `DocumentPayload` gives (same fields, same order).
+ * serializing the whole `DocumentPayload` gives (same fields, same order). A page with deferred
+ * values sends its loader data as `stream`, the first line of its encoding, instead of in `state`.
  */
-export function payloadScript(buildId: string, config: RuntimeConfig): (state: RouteState, traceMeta: Record<string, string>) => string {
+export function payloadScript(
+  buildId: string,
+  config: RuntimeConfig,
+): (state: RouteState, traceMeta: Record<string, string>, stream?: string) => string {
   const tail: Omit<DocumentPayload, "state" | "traceMeta"> = { buildId, config };
   const buildIdJson = serializeForScript(tail.buildId);
   const configJson = serializeForScript(tail.config);
-  return (state, traceMeta) =>
-    `window.${PAYLOAD_GLOBAL}={"state":${serializeForScript(state)},"buildId":${buildIdJson},"traceMeta":${serializeForScript(traceMeta)},"config":${configJson}}`;
+  return (state, traceMeta, stream) =>
+    `window.${PAYLOAD_GLOBAL}={"state":${serializeForScript(state)},"buildId":${buildIdJson},"traceMeta":${serializeForScript(traceMeta)},"config":${configJson}${
+      stream === undefined ? "" : `,"stream":${serializeForScript(stream)}`
+    }}`;
 }

@@ -1,6 +1,7 @@
 import type { Writable } from "node:stream";
 import type { ReactNode } from "react";
 import { renderToPipeableStream } from "react-dom/server";
+import { DEFERRED_DIGEST, DeferredError } from "../../shared/deferred/deferred-data";
 
 export interface StreamOptions {
   nonce: string;
@@ -75,7 +76,10 @@ export function streamDocument(element: ReactNode, options: StreamOptions): Prom
         reject(error);
       },
       onError: (error) => {
-        if (!cancelled) options.onError(error);
+        if (cancelled) return undefined;
+        options.onError(error);
+        // The browser is told only that a boundary failed on a deferred value (already reported), so it does not report it again.
+        return error instanceof DeferredError ? DEFERRED_DIGEST : undefined;
       },
     });
   });

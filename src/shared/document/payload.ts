@@ -24,6 +24,11 @@ export interface DocumentPayload {
   /** Sentry's sentry-trace and baggage values, so the browser continues the server's trace. */
   traceMeta: Record<string, string>;
   config: RuntimeConfig;
+  /**
+   * A page with deferred values: its loader data, encoded (its first line; the values follow in
+   * scripts pushing to DEFERRED_GLOBAL), while `state.data` is empty.
+   */
+  stream?: string;
 }
 
 /** The global the server's inline bootstrap script assigns the payload to. */

@@ -1,0 +1,46 @@
+import { DeferredError, forEachDeferred } from "../../../shared/deferred/deferred-data";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
+import type { RouteState } from "../../../shared/routing/route-state";
+import { routeError } from "../resolve-route";
+
+/**
+ * Readies a page's deferred values for streaming: its state's data then holds, in place of each,
+ * a promise that reports its own failure (once, here) and rejects with what the page may see of
+ * it, for the render and the encoding alike. Loaders' objects are copied, not changed. False when
+ * no loader deferred anything (most pages): nothing to stream.
+ */
+export function deferState(state: Pick<RouteState, "data">, report: (error: unknown) => string | undefined, exposeErrors: boolean): boolean {
+  const data = deferValues(state.data, report, exposeErrors);
+  if (data) state.data = data;
+  return data !== null;
+}
+
+function deferValues(
+  data: Record<string, unknown>,
+  report: (error: unknown) => string | undefined,
+  exposeErrors: boolean,
+): Record<string, unknown> | null {
+  const copies = new Map<Record<string, unknown>, Record<string, unknown>>();
+  const found = forEachDeferred(data, (routeData, key, value) => {
+    let copy = copies.get(routeData);
+    if (!copy) {
+      copy = { ...routeData };
+      copies.set(routeData, copy);
+    }
+    copy[key] = Promise.resolve(value).then(undefined, (error: unknown) => {
+      // A signal is an answer, not a failure: shown (it is too late to redirect), never reported.
+      const signal = isHttpErrorSignal(error) || isRedirectSignal(error) || isNotFoundSignal(error);
+      const eventId = signal ? undefined : report(error);
+      throw new DeferredError(routeError(error, exposeErrors, eventId));
+    });
+  });
+  if (!found) return null;
+  const deferred: Record<string, unknown> = {};
+  for (const [id, routeData] of Object.entries(data)) deferred[id] = copies.get(routeData as Record<string, unknown>) ?? routeData;
+  return deferred;
+}
+
+/** React's render error handler, minus deferred values' failures: those were reported when they settled. */
+export function skipDeferredErrors(onError: (error: unknown) => string | undefined): (error: unknown) => string | undefined {
+  return (error) => (error instanceof DeferredError ? undefined : onError(error));
+}

@@ -1,0 +1,44 @@
+import path from "node:path";
+import type { BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, launchChromium, watchPage } from "../support/browser";
+import { eventsWithMessage, receivedItems } from "../support/envelopes";
+import { type FakeIngest, startFakeIngest } from "../support/fake-ingest";
+import { FIXTURE_DIST, ROOT } from "../support/paths";
+import { type ServerProcess, startServerProcess } from "../support/server-process";
+
+// The fixture app's /later: a deferred value that fails, read with React's use() (no <Await>).
+describe.skipIf(!hasChromium)("a failing deferred value read with use()", () => {
+  let ingest: FakeIngest;
+  let server: ServerProcess;
+  let browser: BrowserContext;
+  let closeBrowser: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    ingest = await startFakeIngest();
+    server = await startServerProcess({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` }, { dist: path.join(ROOT, FIXTURE_DIST) });
+    ({ browser, close: closeBrowser } = await launchChromium());
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.stop();
+    await ingest?.close();
+  });
+
+  it("shows the route's error component, and is reported once, by the server only", async () => {
+    const page = await browser.newPage();
+    // A visitor's User-Agent: headless Chromium's own is a crawler's.
+    await page.setExtraHTTPHeaders({ "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36" });
+    const { problems } = watchPage(page);
+    const response = await page.goto(`${server.url}/later`);
+    expect(response?.status()).toBe(200);
+    await page.waitForSelector("#route-error");
+    await ingest.waitFor(() => eventsWithMessage(ingest, "fixture deferred failure").length > 0, 10_000);
+    // Time for the browser's report to arrive, were there one.
+    await page.waitForTimeout(1_500);
+    expect(eventsWithMessage(ingest, "fixture deferred failure")).toHaveLength(1);
+    const fromBrowser = receivedItems(ingest, "event").filter((item) => item.envelope.request.headers["x-sentry-forwarded-for"] !== undefined);
+    expect(fromBrowser).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,71 @@
+import { decode } from "turbo-stream";
+import { describe, expect, it } from "vitest";
+import { encodeLines } from "../../../../src/server/render/deferred/deferred-lines";
+import { DeferredError, decodeDeferred } from "../../../../src/shared/deferred/deferred-data";
+
+/** What the browser's decoder makes of the lines. */
+async function decoded(lines: string[]): Promise<unknown> {
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const line of lines) controller.enqueue(new TextEncoder().encode(`${line}\n`));
+      controller.close();
+    },
+  });
+  return (await decode(stream, { plugins: [decodeDeferred] })).value;
+}
+
+/** Every later line, once the encoding has ended. */
+function rest(lines: Awaited<ReturnType<typeof encodeLines>>): Promise<string[]> {
+  return new Promise((resolve) => {
+    const all: string[] = [];
+    lines.follow(
+      (line) => all.push(line),
+      () => resolve(all),
+    );
+  });
+}
+
+class Point {
+  constructor(
+    readonly x: number,
+    readonly y: number,
+  ) {}
+}
+
+describe("encodeLines", () => {
+  it("sends what JSON would for what turbo-stream cannot encode: a class instance's fields, no function", async () => {
+    const lines = await encodeLines({ point: new Point(1, 2), run: () => 1, later: Promise.resolve(new Point(3, 4)) }, () => {}, 5_000);
+    const value = (await decoded([lines.first, ...(await rest(lines))])) as { point: unknown; run: unknown; later: Promise<unknown> };
+    expect(value.point).toEqual({ x: 1, y: 2 });
+    expect(value.run).toBeUndefined();
+    expect(await value.later).toEqual({ x: 3, y: 4 });
+  });
+
+  it("turns any rejection into a DeferredError that carries no server text", async () => {
+    const failing = Promise.reject(new Error("secret database detail"));
+    const lines = await encodeLines({ failing }, () => {}, 5_000);
+    const all = await rest(lines);
+    expect(all.join("\n")).not.toContain("secret");
+    const value = (await decoded([lines.first, ...all])) as { failing: Promise<unknown> };
+    const error = await value.failing.catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(DeferredError);
+    expect((error as DeferredError).routeError).toEqual({});
+  });
+
+  it("stop() abandons the values still pending: no line for them, and the end is told once", async () => {
+    const lines = await encodeLines({ never: new Promise(() => {}), soon: new Promise((resolve) => setTimeout(resolve, 20, "soon value")) }, () => {}, 5_000);
+    const seen: string[] = [];
+    let ends = 0;
+    lines.follow(
+      (line) => seen.push(line),
+      () => ends++,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    lines.stop();
+    lines.stop();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toContain("soon value");
+    expect(ends).toBe(1);
+  });
+});
