@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)("deferred loader data in Chromium", () => {
     expect(await page.locator("#slow-fallback").count()).toBe(1);
     await page.waitForSelector("#slow-value");
     expect(page.url()).toBe(`${stack.server.url}/diagnostics/deferred`);
-    expect(dataRequests).toEqual(["/__data/diagnostics/deferred"]);
+    expect(dataRequests).toEqual(["/__data/diagnostics/deferred?_routes=diagnostics%2FDeferredPage"]);
     expect(documentRequests).toEqual(["/diagnostics"]);
     expect(problems).toEqual([]);
     await page.close();
