@@ -99,7 +99,8 @@ async function forwardOnce(
   // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
   const receivedAt = spool ? Date.now() : 0;
   const pending = () => spoolPending(upstream, headers, receivedAt);
-  const pass = spool?.circuit.tryUpstream();
+  const circuit = spool?.circuitFor(upstream.origin);
+  const pass = circuit?.tryUpstream();
   if (spool && !pass) {
     // Known to be down: straight to the spool rather than waiting for another timeout.
     const envelope = await readForSpool(spool, body, head);
@@ -134,23 +135,23 @@ async function forwardOnce(
     const failure = failureOf(config, body, error);
     if (!spool) return config.reject(ctx, ...failure);
     if (body.failure) {
-      spool.circuit.abandoned(pass);
+      circuit?.abandoned(pass);
       return config.reject(ctx, ...failure);
     }
-    spool.circuit.failed();
+    circuit?.failed();
     return spoolWhole(ctx, config, spool, pending(), body, requestBody, failure);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
   if (spool) {
     if (INGEST_DOWN_STATUSES.has(response.statusCode)) {
-      spool.circuit.failed();
+      circuit?.failed();
       response.body.dump().catch(() => {});
       const status = response.statusCode;
       return spoolWhole(ctx, config, spool, pending(), body, requestBody, [status, "upstream_unreachable", "", { status }]);
     }
     body.releaseCopy();
-    spool.circuit.succeeded();
+    circuit?.succeeded();
     spool.rateLimits.update(upstream, response);
   }
 

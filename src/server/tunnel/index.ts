@@ -5,11 +5,12 @@ import { RateLimiter } from "../http/rate-limit";
 import { createReject } from "./reject";
 import { createTunnelRouter } from "./router";
 import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./upstream-agent";
-import { Spool, type SpoolStats } from "./spool";
+import { upstreamLabels } from "./upstream-url";
+import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
 import type { TunnelOptions } from "./types";
 
 export { TUNNEL_DEFAULTS } from "./defaults";
-export { SpoolOpenError, type SpoolStats } from "./spool";
+export { SpoolOpenError, type SpoolStats, type UpstreamDepth } from "./spool";
 export type { RejectReason, TunnelLogger, TunnelObserver, TunnelOptions } from "./types";
 
 export interface Tunnel {
@@ -17,6 +18,8 @@ export interface Tunnel {
   router: Router;
   /** The spool's depth, when spooling is on. */
   spoolStats: (() => SpoolStats) | undefined;
+  /** The spool's depth per upstream (its metrics label), when spooling is on. */
+  spoolDepths: (() => UpstreamDepth[]) | undefined;
   /**
    * Stops the spool's replay between envelopes and closes its store, then the tunnel's own undici
    * Agent (not an injected dispatcher); call after the HTTP server drained.
@@ -70,6 +73,8 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   }
 
   const spool = options.spool && createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs);
+  // Every configured upstream's circuit is reported from the start, closed.
+  for (const { upstream } of allowlist.entries) spool?.circuitFor(upstream.origin);
   const router = createTunnelRouter({
     path,
     allowlist,
@@ -88,6 +93,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   return {
     router,
     spoolStats: spool && (() => spool.stats()),
+    spoolDepths: spool && (() => spool.depths()),
     close: async () => {
       await spool?.close();
       await ownAgent?.close();
@@ -101,5 +107,13 @@ function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: R
   positiveInt("spool maxBytes", spool.maxBytes);
   positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
   if (spool.maxMemoryBytes !== undefined) positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes);
-  return new Spool(spool, { dispatcher, allowlist, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
+  return new Spool(spool, {
+    dispatcher,
+    allowlist,
+    headersTimeoutMs,
+    bodyTimeoutMs,
+    observer: options.observer,
+    logger: options.logger,
+    upstreamLabel: upstreamLabels(allowlist.entries.map((entry) => entry.upstream)),
+  });
 }

@@ -29,7 +29,8 @@ export interface TunnelObserver {
   /** A spooled envelope's delivery attempt: the ingest's status, or `unreachable`/`timeout`. */
   replayed?(status: string): void;
   spoolDropped?(reason: SpoolDropReason, count: number): void;
-  circuitChanged?(state: CircuitState): void;
+  /** An upstream's circuit changed; `upstream` is its metrics label (see upstreamLabels). */
+  circuitChanged?(state: CircuitState, upstream: string): void;
 }
 
 /** The subset of a pino logger the tunnel uses. */

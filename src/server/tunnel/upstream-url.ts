@@ -25,6 +25,19 @@ export function upstreamFor(dsn: ParsedDsn): Upstream {
   };
 }
 
+/** The label an upstream is known by in metrics. */
+export const OTHER_UPSTREAM = "other";
+
+/**
+ * Names upstream origins for metrics: the host (and port) of each configured upstream, and
+ * `other` for anything else (an envelope spooled for a DSN since removed), so that no input
+ * can add series.
+ */
+export function upstreamLabels(upstreams: readonly Upstream[]): (origin: string) => string {
+  const known = new Map(upstreams.map(({ origin }) => [origin, new URL(origin).host]));
+  return (origin) => known.get(origin) ?? OTHER_UPSTREAM;
+}
+
 /** The browser derives the query from the same DSN (tunnelUrl), so any disagreement is a malformed request. */
 export function queryMatchesDsn(query: TunnelQuery, dsn: ParsedDsn): boolean {
   if (query.p !== dsn.projectId) return false;

@@ -5,6 +5,7 @@ import type { TunnelLogger } from "../types";
 import { migrate } from "./schema";
 import { heldStatement, openHeldDatabase, readPragma } from "./sqlite-handles";
 import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
+import { UpstreamTotals } from "./upstream-totals";
 
 const FILE = "spool.sqlite";
 const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
@@ -12,6 +13,12 @@ const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
 /** The spool directory cannot be used at all; a start-up error. */
 export class SpoolOpenError extends Error {
   override name = "SpoolOpenError";
+}
+
+/** What a deletion returns of an envelope. */
+interface Removed {
+  bytes: number;
+  origin: string;
 }
 
 interface Row {
@@ -72,10 +79,13 @@ export class SpoolStore {
   readonly database: Database.Database;
   #envelopes: number;
   #bytes: number;
+  readonly #byOrigin = new UpstreamTotals();
   readonly #insert;
   readonly #remove;
   readonly #oldest;
+  readonly #oldestOf;
   readonly #after: Record<ScanTier, Database.Statement>;
+  readonly #afterOf: Record<ScanTier, Database.Statement>;
   readonly #body;
   readonly #olderThan;
   readonly #reschedule;
@@ -112,13 +122,16 @@ export class SpoolStore {
       database,
       "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes");
+    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes, origin");
     this.#oldest = heldStatement(database, "SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
-    const scan = (tier: ScanTier) =>
-      heldStatement(database, `SELECT ${SCAN_COLUMNS} FROM envelopes WHERE id > ? ${SCAN_FILTERS[tier]} ORDER BY id LIMIT ?`);
+    this.#oldestOf = heldStatement(database, "SELECT received_at FROM envelopes WHERE origin = ? ORDER BY id LIMIT 1").pluck();
+    const scan = (tier: ScanTier, where = "") =>
+      heldStatement(database, `SELECT ${SCAN_COLUMNS} FROM envelopes WHERE ${where}id > ? ${SCAN_FILTERS[tier]} ORDER BY id LIMIT ?`);
     this.#after = { all: scan("all"), fresh: scan("fresh"), retrying: scan("retrying") };
+    const scanOf = (tier: ScanTier) => scan(tier, "origin = ? AND ");
+    this.#afterOf = { all: scanOf("all"), fresh: scanOf("fresh"), retrying: scanOf("retrying") };
     this.#body = heldStatement(database, "SELECT body FROM envelopes WHERE id = ?").pluck();
-    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
+    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes, origin");
     this.#reschedule = heldStatement(database, "UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
     const totals = heldStatement(database, "SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
       n: number;
@@ -126,11 +139,32 @@ export class SpoolStore {
     };
     this.#envelopes = totals.n;
     this.#bytes = totals.bytes;
+    for (const row of heldStatement(database, "SELECT origin, count(*) AS n, sum(bytes) AS bytes FROM envelopes GROUP BY origin").all() as {
+      origin: string;
+      n: number;
+      bytes: number;
+    }[]) {
+      this.#byOrigin.add(row.origin, row.n, row.bytes);
+    }
   }
 
   stats(): SpoolStats {
     const oldest = this.#oldest.get() as { received_at: number } | undefined;
     return { envelopes: this.#envelopes, bytes: this.#bytes, oldestReceivedAt: oldest?.received_at };
+  }
+
+  /** The same, for each upstream origin with envelopes waiting. */
+  statsByOrigin(): Map<string, SpoolStats> {
+    const stats = new Map<string, SpoolStats>();
+    for (const [origin, { envelopes, bytes }] of this.#byOrigin.entries()) {
+      stats.set(origin, { envelopes, bytes, oldestReceivedAt: this.#oldestOf.get(origin) as number | undefined });
+    }
+    return stats;
+  }
+
+  /** The upstream origins with envelopes waiting. */
+  origins(): string[] {
+    return [...this.#byOrigin.entries()].map(([origin]) => origin);
   }
 
   /**
@@ -141,24 +175,25 @@ export class SpoolStore {
     const incoming = entries.reduce((sum, entry) => sum + entry.body.length, 0);
     if (incoming > maxBytes) throw new RangeError("spool insert: the envelopes exceed the spool's byte cap together");
     // Totals change only once the transaction has committed.
-    const [count, bytes] = this.database.transaction((): [number, number] => {
-      const dropped = this.#dropOldest(maxBytes - incoming);
+    const dropped = this.database.transaction((): Removed[] => {
+      const gone = this.#dropOldest(maxBytes - incoming);
       for (const { receivedAt, upstream, headers, categories, body } of entries) {
         this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), body.length, body);
       }
-      return dropped;
+      return gone;
     })();
-    this.#envelopes += entries.length - count;
-    this.#bytes += incoming - bytes;
-    return count;
+    this.#envelopes += entries.length;
+    this.#bytes += incoming;
+    for (const { upstream, body } of entries) this.#byOrigin.add(upstream.origin, 1, body.length);
+    this.#forget(dropped);
+    return dropped.length;
   }
 
   /** Drops the oldest envelopes until the spool holds at most `maxBytes` (a cap lowered since they came); returns how many. */
   trimTo(maxBytes: number): number {
-    const [count, bytes] = this.database.transaction(() => this.#dropOldest(maxBytes))();
-    this.#envelopes -= count;
-    this.#bytes -= bytes;
-    return count;
+    const dropped = this.database.transaction(() => this.#dropOldest(maxBytes))();
+    this.#forget(dropped);
+    return dropped.length;
   }
 
   /**
@@ -167,8 +202,8 @@ export class SpoolStore {
    * commit with synchronous=FULL syncs it along.
    */
   remove(ids: readonly number[]): void {
-    const sizes = this.#withoutFsync(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined));
-    this.#forget(sizes);
+    const removed = this.#withoutFsync(() => ids.map((id) => this.#delete(id)).filter((row) => row !== undefined));
+    this.#forget(removed);
   }
 
   /**
@@ -183,14 +218,15 @@ export class SpoolStore {
 
   /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
   removeOlderThan(cutoff: number): number {
-    const sizes = this.#olderThan.all(cutoff) as number[];
-    this.#forget(sizes);
-    return sizes.length;
+    const removed = this.#olderThan.all(cutoff) as Removed[];
+    this.#forget(removed);
+    return removed.length;
   }
 
-  /** Up to `limit` envelopes of `tier` after `id`, oldest first, without their bodies. */
-  after(id: number, limit: number, tier: ScanTier = "all"): StoredEnvelope[] {
-    return (this.#after[tier].all(id, limit) as Row[]).map((row) => ({
+  /** Up to `limit` envelopes of `tier` (of one upstream `origin`, if given) after `id`, oldest first, without their bodies. */
+  after(id: number, limit: number, tier: ScanTier = "all", origin?: string): StoredEnvelope[] {
+    const rows = origin === undefined ? this.#after[tier].all(id, limit) : this.#afterOf[tier].all(origin, id, limit);
+    return (rows as Row[]).map((row) => ({
       id: row.id,
       receivedAt: row.received_at,
       upstream: { origin: row.origin, path: row.path },
@@ -211,20 +247,22 @@ export class SpoolStore {
     if (this.database.open) this.database.close();
   }
 
-  /** Inside a transaction: deletes the oldest until at most `room` bytes are left; [count, bytes] deleted. */
-  #dropOldest(room: number): [number, number] {
-    let count = 0;
+  /** Inside a transaction: deletes the oldest until at most `room` bytes are left; what it deleted. */
+  #dropOldest(room: number): Removed[] {
+    const removed: Removed[] = [];
     let bytes = 0;
-    while (this.#bytes - bytes > room && this.#envelopes - count > 0) {
-      bytes += this.#delete((this.#oldest.get() as { id: number }).id) ?? 0;
-      count += 1;
+    while (this.#bytes - bytes > room && this.#envelopes - removed.length > 0) {
+      const gone = this.#delete((this.#oldest.get() as { id: number }).id);
+      if (!gone) break;
+      removed.push(gone);
+      bytes += gone.bytes;
     }
-    return [count, bytes];
+    return removed;
   }
 
-  /** The removed envelope's size, or undefined if it was already gone. */
-  #delete(id: number): number | undefined {
-    return (this.#remove.get(id) as { bytes: number } | undefined)?.bytes;
+  /** The removed envelope's size and upstream, or undefined if it was already gone. */
+  #delete(id: number): Removed | undefined {
+    return this.#remove.get(id) as Removed | undefined;
   }
 
   /** One transaction committed with synchronous=NORMAL: durable at the next full commit. */
@@ -237,8 +275,11 @@ export class SpoolStore {
     }
   }
 
-  #forget(sizes: readonly number[]): void {
-    this.#envelopes -= sizes.length;
-    for (const bytes of sizes) this.#bytes -= bytes;
+  #forget(removed: readonly Removed[]): void {
+    this.#envelopes -= removed.length;
+    for (const { bytes, origin } of removed) {
+      this.#bytes -= bytes;
+      this.#byOrigin.add(origin, -1, -bytes);
+    }
   }
 }

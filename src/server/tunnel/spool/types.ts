@@ -33,6 +33,11 @@ export interface SpoolStats {
   oldestReceivedAt: number | undefined;
 }
 
+/** One upstream's share of the spool, named by its metrics label. */
+export interface UpstreamDepth extends SpoolStats {
+  upstream: string;
+}
+
 /** Why envelopes left the spool undelivered. */
 export type SpoolDropReason = "max_age" | "max_bytes" | "rejected" | "dsn_not_allowed";
 
