@@ -7,6 +7,7 @@ import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./
 import { type ForwardConfig, forward } from "./forward";
 import { parseTunnelQuery, type TunnelQuery } from "./query";
 import type { RateLimiter } from "../http/rate-limit";
+import { drainRefusedUpload } from "../http/refuse";
 import { queryMatchesDsn, type Upstream } from "./upstream-url";
 
 export interface RouterConfig extends ForwardConfig {
@@ -92,6 +93,9 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
 /** Exact path (case-sensitive), trailing slash allowed; every method lands here so others get our 405. */
 export function createTunnelRouter(config: RouterConfig): Router {
   const router = new Router({ sensitive: true, strict: false });
-  router.all(config.path, (ctx) => handle(ctx, config));
+  router.all(config.path, async (ctx) => {
+    await handle(ctx, config);
+    if (ctx.status >= 400) await drainRefusedUpload(ctx, config.maxBytes, config.bodyTimeoutMs);
+  });
   return router;
 }
