@@ -1,11 +1,11 @@
 import type Router from "@koa/router";
-import { type Allowlist, compileAllowlist } from "./allowlist";
+import { type Allowlist, compileAllowlist } from "./check/allowlist";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
-import { createReject } from "./reject";
+import { createReject } from "./forward/reject";
 import { createTunnelRouter } from "./router";
-import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./upstream-agent";
-import { upstreamLabels } from "./upstream-url";
+import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./forward/upstream-agent";
+import { upstreamLabels } from "./check/upstream-url";
 import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
 import type { TunnelOptions } from "./types";
 

@@ -1,14 +1,14 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
-import type { AllowedDsn, Allowlist } from "./allowlist";
-import { ClientBody } from "./body-limit";
-import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./envelope-header";
+import type { AllowedDsn, Allowlist } from "./check/allowlist";
+import { ClientBody } from "./body/body-limit";
+import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./check/envelope-header";
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
-import { type ForwardConfig, forward } from "./forward";
-import { parseTunnelQuery, type TunnelQuery } from "./query";
+import { type ForwardConfig, forward } from "./forward/forward";
+import { parseTunnelQuery, type TunnelQuery } from "./check/query";
 import type { RateLimiter } from "../http/rate-limit";
 import { drainRefusedUpload } from "../http/refuse";
-import { queryMatchesDsn, type Upstream } from "./upstream-url";
+import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
 
 export interface RouterConfig extends ForwardConfig {
   path: string;

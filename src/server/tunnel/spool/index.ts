@@ -1,8 +1,8 @@
-import type { Allowlist } from "../allowlist";
-import type { RequestDispatcher } from "../upstream-agent";
-import { HeldBytes } from "../body-copy";
+import type { Allowlist } from "../check/allowlist";
+import type { RequestDispatcher } from "../forward/upstream-agent";
+import { HeldBytes } from "../body/body-copy";
 import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
-import type { ContentEncoding } from "../envelope-header";
+import type { ContentEncoding } from "../check/envelope-header";
 import type { TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
 import { envelopeCategories } from "./categories";

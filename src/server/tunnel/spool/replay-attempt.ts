@@ -1,7 +1,7 @@
 import type { TunnelLogger, TunnelObserver } from "../types";
-import type { RequestDispatcher } from "../upstream-agent";
-import type { Allowlist } from "../allowlist";
-import { parseContentEncoding } from "../envelope-header";
+import type { RequestDispatcher } from "../forward/upstream-agent";
+import type { Allowlist } from "../check/allowlist";
+import { parseContentEncoding } from "../check/envelope-header";
 import type { Circuit, UpstreamPass } from "./circuit";
 import type { UpstreamRateLimits } from "./rate-limits";
 import { withSentAtMovedForward } from "./sent-at";

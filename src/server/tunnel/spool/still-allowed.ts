@@ -1,5 +1,5 @@
-import type { Allowlist } from "../allowlist";
-import { envelopeDsn, parseContentEncoding, peekHeaderLine } from "../envelope-header";
+import type { Allowlist } from "../check/allowlist";
+import { envelopeDsn, parseContentEncoding, peekHeaderLine } from "../check/envelope-header";
 import type { StoredEnvelope } from "./types";
 
 /**

@@ -1,4 +1,4 @@
-import type { Upstream } from "../upstream-url";
+import type { Upstream } from "../check/upstream-url";
 
 /** An envelope the ingest could not take when it arrived, as it is kept until it can. */
 export interface SpoolEntry {

@@ -2,15 +2,15 @@ import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
-import type { ClientBody } from "./body-limit";
+import type { ClientBody } from "../body/body-limit";
 import type { Reject, Rejection } from "./reject";
 import { relayAnswer } from "./relay-answer";
-import type { Spool } from "./spool";
-import { INGEST_DOWN_STATUSES } from "./spool/replay-attempt";
+import type { Spool } from "../spool";
+import { INGEST_DOWN_STATUSES } from "../spool/replay-attempt";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
-import type { TunnelLogger, TunnelObserver } from "./types";
+import type { TunnelLogger, TunnelObserver } from "../types";
 import type { RequestDispatcher } from "./upstream-agent";
-import type { Upstream } from "./upstream-url";
+import type { Upstream } from "../check/upstream-url";
 
 export interface ForwardConfig {
   dispatcher: RequestDispatcher;

@@ -1,4 +1,4 @@
-import { isSaasDsn, type ParsedDsn } from "../../shared/sentry/dsn";
+import { isSaasDsn, type ParsedDsn } from "../../../shared/sentry/dsn";
 import type { TunnelQuery } from "./query";
 
 /** Where an allowed DSN's envelopes go; built from configuration only, never from request input. */

@@ -1,12 +1,12 @@
 import type { Context } from "koa";
-import type { CopyRefusal } from "./body-copy";
-import type { ClientBody } from "./body-limit";
-import { sendJson } from "../http/json-body";
-import { parseContentEncoding } from "./envelope-header";
+import type { CopyRefusal } from "../body/body-copy";
+import type { ClientBody } from "../body/body-limit";
+import { sendJson } from "../../http/json-body";
+import { parseContentEncoding } from "../check/envelope-header";
 import type { ForwardConfig } from "./forward";
 import type { Rejection } from "./reject";
-import type { Spool } from "./spool";
-import type { Upstream } from "./upstream-url";
+import type { Spool } from "../spool";
+import type { Upstream } from "../check/upstream-url";
 
 // How long the browser should wait when its envelope could be neither delivered nor spooled.
 const RETRY_AFTER_SECONDS = "60";
