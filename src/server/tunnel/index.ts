@@ -1,17 +1,21 @@
 import type Router from "@koa/router";
-import { type Allowlist, compileAllowlist } from "./check/allowlist";
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
-import { createReject } from "./forward/reject";
-import { createTunnelRouter } from "./router";
-import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./forward/upstream-agent";
+import { HeldBytes } from "./body/body-copy";
+import { type Allowlist, compileAllowlist } from "./check/allowlist";
+import { stillAllowed } from "./check/still-allowed";
 import { upstreamLabels } from "./check/upstream-url";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS, DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "./defaults";
+import { createReject } from "./forward/reject";
+import { createUpstreamAgent, type UpstreamAgent } from "./forward/upstream-agent";
+import type { TunnelOptions } from "./options";
+import { createTunnelRouter } from "./router";
 import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
-import type { TunnelOptions } from "./types";
+import type { RequestDispatcher } from "./types";
 
 export { TUNNEL_DEFAULTS } from "./defaults";
+export type { TunnelOptions } from "./options";
 export { SpoolOpenError, type SpoolStats, type UpstreamDepth } from "./spool";
-export type { RejectReason, TunnelLogger, TunnelObserver, TunnelOptions } from "./types";
+export type { CircuitState, RejectReason, SpoolDropReason, TunnelLogger, TunnelObserver } from "./types";
 
 export interface Tunnel {
   /** Mount ahead of any body parser, auth or tracing middleware. */
@@ -87,6 +91,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     logger: options.logger,
     reject: createReject(options.observer, options.logger),
     spool,
+    spoolMemory: options.spool && new HeldBytes(options.spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES),
   });
   spool?.start();
 
@@ -106,10 +111,10 @@ function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: R
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);
   positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
-  if (spool.maxMemoryBytes !== undefined) positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes);
-  return new Spool(spool, {
+  const maxMemoryBytes = positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES);
+  return new Spool({ ...spool, maxMemoryBytes }, {
     dispatcher,
-    allowlist,
+    stillAllowed: (headers, body) => stillAllowed(allowlist, headers, body),
     headersTimeoutMs,
     bodyTimeoutMs,
     observer: options.observer,

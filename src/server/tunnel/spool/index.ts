@@ -1,11 +1,5 @@
-import type { Allowlist } from "../check/allowlist";
-import type { RequestDispatcher } from "../forward/upstream-agent";
-import { HeldBytes } from "../body/body-copy";
-import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
-import type { ContentEncoding } from "../check/envelope-header";
-import type { TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
-import { envelopeCategories } from "./categories";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";
 import { type ReplayConfig, ReplayWorker } from "./replay-worker";
@@ -15,6 +9,7 @@ import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
 import { SpoolWriter } from "./writer";
 
 export { SpoolOpenError, SpoolStore } from "./store";
+export { INGEST_DOWN_STATUSES } from "./replay-attempt";
 export type { CircuitState, SpoolDropReason, SpoolStats, UpstreamDepth } from "./types";
 
 export interface SpoolOptions {
@@ -45,8 +40,8 @@ export interface SpoolOptions {
 
 interface SpoolContext {
   dispatcher: RequestDispatcher;
-  /** Checked again before each replay: an envelope whose DSN was removed since is dropped. */
-  allowlist?: Allowlist;
+  /** Asked again before each replay (its DSN still allowed?): an envelope it refuses is dropped unsent; absent, all go. */
+  stillAllowed?: (headers: Record<string, string>, body: Buffer) => Promise<boolean>;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;
@@ -71,7 +66,6 @@ const STOP_GRACE_MS = 2_000;
 export class Spool {
   readonly rateLimits: UpstreamRateLimits;
   readonly maxEnvelopeBytes: number;
-  readonly held: HeldBytes;
   readonly #store: SpoolStore;
   readonly #writer: SpoolWriter;
   readonly #lanes: UpstreamLanes;
@@ -86,12 +80,10 @@ export class Spool {
     if (options.maxEnvelopeBytes > options.maxBytes) {
       throw new Error("Sentry tunnel: spool maxEnvelopeBytes must not exceed spool maxBytes");
     }
-    const maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES;
-    if (options.maxEnvelopeBytes > maxMemoryBytes) {
+    if (options.maxMemoryBytes !== undefined && options.maxEnvelopeBytes > options.maxMemoryBytes) {
       throw new Error("Sentry tunnel: spool maxMemoryBytes must not be less than spool maxEnvelopeBytes");
     }
     this.maxEnvelopeBytes = options.maxEnvelopeBytes;
-    this.held = new HeldBytes(maxMemoryBytes);
     this.#maxAgeMs = options.maxAgeSeconds * 1000;
     this.#context = context;
     this.#store = options.store ?? SpoolStore.open(options.dir, logger);
@@ -112,7 +104,7 @@ export class Spool {
     const backoff = options.backoff ?? DEFAULT_BACKOFF;
     const replay: Omit<ReplayConfig, "origin" | "circuit"> = {
       ...context,
-      allowlist: context.allowlist,
+      stillAllowed: context.stillAllowed,
       store: this.#store,
       writer: this.#writer,
       rateLimits: this.rateLimits,
@@ -157,9 +149,9 @@ export class Spool {
   }
 
   /** Resolves once the envelope is on disk; rejects when it could not be written (full, read-only, closed). */
-  async add(entry: Omit<SpoolEntry, "categories">, encoding: ContentEncoding): Promise<void> {
+  async add(entry: SpoolEntry): Promise<void> {
     if (this.#closed) throw new Error("spool is closed");
-    await this.#writer.add({ ...entry, categories: await envelopeCategories(entry.body, encoding) });
+    await this.#writer.add(entry);
     this.#context.observer?.spooled?.(entry.body.length);
     this.#lanes.lane(entry.upstream.origin).worker.notify();
   }

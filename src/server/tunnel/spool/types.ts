@@ -1,5 +1,7 @@
 import type { Upstream } from "../check/upstream-url";
 
+export type { CircuitState, SpoolDropReason } from "../types";
+
 /** An envelope the ingest could not take when it arrived, as it is kept until it can. */
 export interface SpoolEntry {
   /** Milliseconds since the epoch when the tunnel received it. */
@@ -37,8 +39,3 @@ export interface SpoolStats {
 export interface UpstreamDepth extends SpoolStats {
   upstream: string;
 }
-
-/** Why envelopes left the spool undelivered. */
-export type SpoolDropReason = "max_age" | "max_bytes" | "rejected" | "dsn_not_allowed";
-
-export type CircuitState = "closed" | "open" | "half_open";

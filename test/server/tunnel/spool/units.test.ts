@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { backoffDelay } from "../../../../src/server/tunnel/spool/backoff";
-import { envelopeCategories, MAX_DECODED_CATEGORY_BYTES } from "../../../../src/server/tunnel/spool/categories";
+import { envelopeCategories, MAX_DECODED_CATEGORY_BYTES } from "../../../../src/server/tunnel/forward/categories";
 import { Circuit } from "../../../../src/server/tunnel/spool/circuit";
 import { UpstreamRateLimits } from "../../../../src/server/tunnel/spool/rate-limits";
 import { withSentAtMovedForward } from "../../../../src/server/tunnel/spool/sent-at";
