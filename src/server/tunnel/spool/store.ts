@@ -1,19 +1,11 @@
-import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import path from "node:path";
 import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
-import { migrate } from "./schema";
-import { heldStatement, openHeldDatabase, readPragma } from "./sqlite-handles";
+import { heldStatement } from "./sqlite-handles";
+import { openStoreFile } from "./store-file";
 import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
 import { UpstreamTotals } from "./upstream-totals";
 
-const FILE = "spool.sqlite";
-const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
-
-/** The spool directory cannot be used at all; a start-up error. */
-export class SpoolOpenError extends Error {
-  override name = "SpoolOpenError";
-}
+export { SpoolOpenError } from "./store-file";
 
 /** What a deletion returns of an envelope. */
 interface Removed {
@@ -33,46 +25,11 @@ interface Row {
   next_attempt_at: number;
 }
 
-/**
- * WAL with synchronous=FULL: a commit is on disk (the WAL fsynced) before add() resolves, so an
- * acknowledged envelope survives SIGKILL and a power cut. EXCLUSIVE locking holds the file for
- * this process alone: a second server on the same directory fails at start instead of
- * replaying the same envelopes twice.
- */
-function openDatabase(file: string): Database.Database {
-  // No busy wait: the lock is held by another live process, or by nobody.
-  const db = openHeldDatabase(file, { timeout: 0 });
-  try {
-    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
-    const check = readPragma(db, "quick_check");
-    if (check !== "ok") throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: "SQLITE_CORRUPT" });
-    migrate(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
 /** Which envelopes a scan reads: all, those that never failed, or those that did. */
 export type ScanTier = "all" | "fresh" | "retrying";
 
 const SCAN_COLUMNS = "id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at";
 const SCAN_FILTERS: Record<ScanTier, string> = { all: "", fresh: "AND attempts = 0", retrying: "AND attempts > 0" };
-
-/** A second name for the store's WAL, if it has one (a copy where links are not supported). */
-function keepWal(file: string): string | undefined {
-  const wal = `${file}-wal`;
-  if (!existsSync(wal)) return undefined;
-  const kept = `${wal}.kept`;
-  rmSync(kept, { force: true });
-  try {
-    linkSync(wal, kept);
-  } catch {
-    copyFileSync(wal, kept);
-  }
-  return kept;
-}
 
 /** The spool's SQLite database: envelopes in arrival order, with running totals for the caps. */
 export class SpoolStore {
@@ -92,28 +49,7 @@ export class SpoolStore {
 
   /** Opens (creating) `dir/spool.sqlite`; a corrupt one is moved aside with an error log and replaced. */
   static open(dir: string, logger?: TunnelLogger): SpoolStore {
-    const file = path.join(path.resolve(dir), FILE);
-    try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      // The WAL may hold acknowledged envelopes not yet checkpointed, and SQLite deletes it when
-      // it closes a store found corrupt: a link to it goes aside with the store.
-      const wal = keepWal(file);
-      try {
-        const store = new SpoolStore(openDatabase(file));
-        if (wal) rmSync(wal, { force: true });
-        return store;
-      } catch (error) {
-        if (!CORRUPT_CODES.has((error as { code?: string }).code ?? "")) throw error;
-        const aside = `${file}.corrupt-${Date.now()}`;
-        renameSync(file, aside);
-        if (wal) renameSync(wal, `${aside}-wal`);
-        for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
-        logger?.error({ file, movedTo: aside, err: (error as Error).message }, "sentry tunnel spool: store is corrupt; moved aside, starting a fresh one");
-        return new SpoolStore(openDatabase(file));
-      }
-    } catch (error) {
-      throw new SpoolOpenError(`spool directory ${dir} cannot be opened: ${(error as Error).message}`);
-    }
+    return openStoreFile(dir, logger, (database) => new SpoolStore(database));
   }
 
   private constructor(database: Database.Database) {
