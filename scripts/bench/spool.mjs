@@ -5,9 +5,11 @@ import { envelopeLoad } from "./lib/envelope.mjs";
 import { freePort, runWorker, sleep, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, median, target } from "./lib/stats.mjs";
 
+/** Envelopes spooled, summed over the upstream label (one upstream here). */
 async function spoolDepth(metricsPort) {
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  return Number(/^outpost_tunnel_spool_envelopes (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  const values = [...text.matchAll(/^outpost_tunnel_spool_envelopes\{[^}]*\} (\d+)$/gm)].map((match) => Number(match[1]));
+  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0);
 }
 
 async function oneOutage({ size, connections, warmupSec, durationSec }) {

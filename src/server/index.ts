@@ -40,7 +40,7 @@ const [reporting, tunnelModule] = await Promise.all([
   allowedDsns.length > 0 ? import("./tunnel") : undefined,
 ]);
 const tunnel = createTunnelOrExit(tunnelModule);
-if (tunnel?.spoolStats) metrics.watchSpool(tunnel.spoolStats);
+if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths);
 
 const assets = loadAssets(distDir);
 const app = createApp({

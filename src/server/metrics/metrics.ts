@@ -10,7 +10,7 @@ export interface TunnelObserver {
   spooled(bytes: number): void;
   replayed(status: string): void;
   spoolDropped(reason: string, count: number): void;
-  circuitChanged(state: string): void;
+  circuitChanged(state: string, upstream: string): void;
 }
 
 export interface Metrics {
@@ -22,8 +22,8 @@ export interface Metrics {
   tunnelObserver: TunnelObserver;
   /** A state-changing request refused as cross-site, by the check that refused it. */
   observeCsrfRefusal(check: string): void;
-  /** Reads the spool's depth when metrics are scraped. */
-  watchSpool(read: () => SpoolDepth): void;
+  /** Reads the spool's depth per upstream when metrics are scraped. */
+  watchSpool(read: () => SpoolDepth[]): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.

@@ -1,7 +1,9 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 
-/** The spool's depth as the tunnel reports it (see src/server/tunnel/spool). */
+/** One upstream's share of the spool as the tunnel reports it (see src/server/tunnel/spool). */
 export interface SpoolDepth {
+  /** The upstream's label: a configured ingest's host, or `other`. */
+  upstream: string;
   envelopes: number;
   bytes: number;
   oldestReceivedAt: number | undefined;
@@ -10,37 +12,34 @@ export interface SpoolDepth {
 const CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 
 /**
- * The tunnel spool's series: depth (read from the store when scraped), what went in and out,
- * and the circuit's state as one gauge per state, 1 for the current one.
+ * The tunnel spool's series, by upstream: depth (read from the store when scraped), what went
+ * in and out, and each upstream's circuit as one gauge per state, 1 for the current one. An
+ * upstream once seen keeps its depth series, at 0 when its backlog is gone.
  */
 export function createSpoolMetrics(registry: Registry) {
-  let depth: (() => SpoolDepth) | undefined;
+  let depths: (() => SpoolDepth[]) | undefined;
+  const seen = new Set<string>();
   const registers = [registry];
-  new Gauge({
-    name: "outpost_tunnel_spool_envelopes",
-    help: "Envelopes waiting in the tunnel's spool",
-    registers,
-    collect() {
-      this.set(depth?.().envelopes ?? 0);
-    },
-  });
-  new Gauge({
-    name: "outpost_tunnel_spool_bytes",
-    help: "Bytes of envelopes waiting in the tunnel's spool",
-    registers,
-    collect() {
-      this.set(depth?.().bytes ?? 0);
-    },
-  });
-  new Gauge({
-    name: "outpost_tunnel_spool_oldest_age_seconds",
-    help: "Age of the oldest envelope in the tunnel's spool (0 when empty)",
-    registers,
-    collect() {
-      const oldest = depth?.().oldestReceivedAt;
-      this.set(oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest) / 1000));
-    },
-  });
+  const depthGauge = (name: string, help: string, value: (depth: SpoolDepth) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["upstream"] as const,
+      registers,
+      collect() {
+        const current = new Map((depths?.() ?? []).map((depth) => [depth.upstream, depth]));
+        for (const upstream of current.keys()) seen.add(upstream);
+        for (const upstream of seen) {
+          const depth = current.get(upstream);
+          this.set({ upstream }, depth ? value(depth) : 0);
+        }
+      },
+    });
+  depthGauge("outpost_tunnel_spool_envelopes", "Envelopes waiting in the tunnel's spool, by upstream", (depth) => depth.envelopes);
+  depthGauge("outpost_tunnel_spool_bytes", "Bytes of envelopes waiting in the tunnel's spool, by upstream", (depth) => depth.bytes);
+  depthGauge("outpost_tunnel_spool_oldest_age_seconds", "Age of the oldest envelope in the tunnel's spool, by upstream (0 when empty)", (depth) =>
+    depth.oldestReceivedAt === undefined ? 0 : Math.max(0, (Date.now() - depth.oldestReceivedAt) / 1000),
+  );
   const spooled = new Counter({ name: "outpost_tunnel_spool_spooled_total", help: "Envelopes stored in the spool and acknowledged", registers });
   const replayed = new Counter({
     name: "outpost_tunnel_spool_replayed_total",
@@ -56,15 +55,14 @@ export function createSpoolMetrics(registry: Registry) {
   });
   const circuit = new Gauge({
     name: "outpost_tunnel_circuit_state",
-    help: "The tunnel's circuit to the Sentry ingest: 1 for the current state (closed, open, half_open)",
-    labelNames: ["state"] as const,
+    help: "The tunnel's circuit to each upstream Sentry ingest: 1 for its current state (closed, open, half_open)",
+    labelNames: ["upstream", "state"] as const,
     registers,
   });
-  for (const state of CIRCUIT_STATES) circuit.set({ state }, state === "closed" ? 1 : 0);
 
   return {
-    watchSpool(read: () => SpoolDepth) {
-      depth = read;
+    watchSpool(read: () => SpoolDepth[]) {
+      depths = read;
     },
     observer: {
       spooled() {
@@ -76,8 +74,9 @@ export function createSpoolMetrics(registry: Registry) {
       spoolDropped(reason: string, count: number) {
         dropped.inc({ reason }, count);
       },
-      circuitChanged(state: string) {
-        for (const each of CIRCUIT_STATES) circuit.set({ state: each }, each === state ? 1 : 0);
+      circuitChanged(state: string, upstream: string) {
+        seen.add(upstream);
+        for (const each of CIRCUIT_STATES) circuit.set({ upstream, state: each }, each === state ? 1 : 0);
       },
     },
   };

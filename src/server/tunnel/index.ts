@@ -1,22 +1,29 @@
 import type Router from "@koa/router";
-import { type Allowlist, compileAllowlist } from "./allowlist";
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS } from "./defaults";
 import { RateLimiter } from "../http/rate-limit";
-import { createReject } from "./reject";
+import { HeldBytes } from "./body/body-copy";
+import { type Allowlist, compileAllowlist } from "./check/allowlist";
+import { stillAllowed } from "./check/still-allowed";
+import { upstreamLabels } from "./check/upstream-url";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS, DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "./defaults";
+import { createReject } from "./forward/reject";
+import { createUpstreamAgent, type UpstreamAgent } from "./forward/upstream-agent";
+import type { TunnelOptions } from "./options";
 import { createTunnelRouter } from "./router";
-import { createUpstreamAgent, type RequestDispatcher, type UpstreamAgent } from "./upstream-agent";
-import { Spool, type SpoolStats } from "./spool";
-import type { TunnelOptions } from "./types";
+import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
+import type { RequestDispatcher } from "./types";
 
 export { TUNNEL_DEFAULTS } from "./defaults";
-export { SpoolOpenError, type SpoolStats } from "./spool";
-export type { RejectReason, TunnelLogger, TunnelObserver, TunnelOptions } from "./types";
+export type { TunnelOptions } from "./options";
+export { SpoolOpenError, type SpoolStats, type UpstreamDepth } from "./spool";
+export type { CircuitState, RejectReason, SpoolDropReason, TunnelLogger, TunnelObserver } from "./types";
 
 export interface Tunnel {
   /** Mount ahead of any body parser, auth or tracing middleware. */
   router: Router;
   /** The spool's depth, when spooling is on. */
   spoolStats: (() => SpoolStats) | undefined;
+  /** The spool's depth per upstream (its metrics label), when spooling is on. */
+  spoolDepths: (() => UpstreamDepth[]) | undefined;
   /**
    * Stops the spool's replay between envelopes and closes its store, then the tunnel's own undici
    * Agent (not an injected dispatcher); call after the HTTP server drained.
@@ -70,6 +77,8 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   }
 
   const spool = options.spool && createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs);
+  // Every configured upstream's circuit is reported from the start, closed.
+  for (const { upstream } of allowlist.entries) spool?.circuitFor(upstream.origin);
   const router = createTunnelRouter({
     path,
     allowlist,
@@ -82,12 +91,14 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     logger: options.logger,
     reject: createReject(options.observer, options.logger),
     spool,
+    spoolMemory: options.spool && new HeldBytes(options.spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES),
   });
   spool?.start();
 
   return {
     router,
     spoolStats: spool && (() => spool.stats()),
+    spoolDepths: spool && (() => spool.depths()),
     close: async () => {
       await spool?.close();
       await ownAgent?.close();
@@ -100,6 +111,14 @@ function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: R
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);
   positiveInt("spool maxAgeSeconds", spool.maxAgeSeconds);
-  if (spool.maxMemoryBytes !== undefined) positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes);
-  return new Spool(spool, { dispatcher, allowlist, headersTimeoutMs, bodyTimeoutMs, observer: options.observer, logger: options.logger });
+  const maxMemoryBytes = positiveInt("spool maxMemoryBytes", spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES);
+  return new Spool({ ...spool, maxMemoryBytes }, {
+    dispatcher,
+    stillAllowed: (headers, body) => stillAllowed(allowlist, headers, body),
+    headersTimeoutMs,
+    bodyTimeoutMs,
+    observer: options.observer,
+    logger: options.logger,
+    upstreamLabel: upstreamLabels(allowlist.entries.map((entry) => entry.upstream)),
+  });
 }

@@ -1,13 +1,14 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
-import type { AllowedDsn, Allowlist } from "./allowlist";
-import { ClientBody } from "./body-limit";
-import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./envelope-header";
+import type { AllowedDsn, Allowlist } from "./check/allowlist";
+import { ClientBody } from "./body/body-limit";
+import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./check/envelope-header";
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
-import { type ForwardConfig, forward } from "./forward";
-import { parseTunnelQuery, type TunnelQuery } from "./query";
+import { type ForwardConfig, forward } from "./forward/forward";
+import { parseTunnelQuery, type TunnelQuery } from "./check/query";
 import type { RateLimiter } from "../http/rate-limit";
-import { queryMatchesDsn, type Upstream } from "./upstream-url";
+import { drainRefusedUpload } from "../http/refuse";
+import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
 
 export interface RouterConfig extends ForwardConfig {
   path: string;
@@ -92,6 +93,9 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
 /** Exact path (case-sensitive), trailing slash allowed; every method lands here so others get our 405. */
 export function createTunnelRouter(config: RouterConfig): Router {
   const router = new Router({ sensitive: true, strict: false });
-  router.all(config.path, (ctx) => handle(ctx, config));
+  router.all(config.path, async (ctx) => {
+    await handle(ctx, config);
+    if (ctx.status >= 400) await drainRefusedUpload(ctx, config.maxBytes, config.bodyTimeoutMs);
+  });
   return router;
 }

@@ -1,6 +1,6 @@
 import type { Dispatcher } from "undici";
-import type { SpoolOptions } from "./spool";
-import type { CircuitState, SpoolDropReason } from "./spool/types";
+
+// A leaf: what every stage of the tunnel shares, importing nothing of it.
 
 export type RejectReason =
   | "malformed"
@@ -29,7 +29,8 @@ export interface TunnelObserver {
   /** A spooled envelope's delivery attempt: the ingest's status, or `unreachable`/`timeout`. */
   replayed?(status: string): void;
   spoolDropped?(reason: SpoolDropReason, count: number): void;
-  circuitChanged?(state: CircuitState): void;
+  /** An upstream's circuit changed; `upstream` is its metrics label (see upstreamLabels). */
+  circuitChanged?(state: CircuitState, upstream: string): void;
 }
 
 /** The subset of a pino logger the tunnel uses. */
@@ -39,26 +40,10 @@ export interface TunnelLogger {
   error(obj: object, msg: string): void;
 }
 
-export interface TunnelOptions {
-  /** Exact path, e.g. "/monitoring"; a trailing slash is also accepted on requests. */
-  path: string;
-  /** Every DSN the tunnel may relay to, the browser's included. */
-  allowedDsns: string[];
-  maxBytes: number;
-  /** Envelopes per minute per client IP; 0 switches the limit off. */
-  rateLimitPerMinute: number;
-  rateLimitMaxClients?: number;
-  connectTimeoutMs: number;
-  headersTimeoutMs: number;
-  bodyTimeoutMs?: number;
-  /**
-   * Injected in tests; by default a keep-alive undici Agent owned (and closed) by the tunnel.
-   * connectTimeoutMs only configures that own Agent; the headers and body timeouts are set per
-   * request and hold with an injected dispatcher too.
-   */
-  dispatcher?: Dispatcher;
-  observer?: TunnelObserver;
-  logger?: TunnelLogger;
-  /** Keep envelopes the ingest cannot take and deliver them later; off when absent. */
-  spool?: SpoolOptions;
-}
+/** What the tunnel and its spool use of a dispatcher: an injected one, or the tunnel's own agent. */
+export type RequestDispatcher = Pick<Dispatcher, "request">;
+
+/** Why envelopes left the spool undelivered. */
+export type SpoolDropReason = "max_age" | "max_bytes" | "rejected" | "dsn_not_allowed";
+
+export type CircuitState = "closed" | "open" | "half_open";

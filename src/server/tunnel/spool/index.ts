@@ -1,20 +1,16 @@
-import type { Allowlist } from "../allowlist";
-import type { RequestDispatcher } from "../upstream-agent";
-import { HeldBytes } from "../body-copy";
-import { DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "../defaults";
-import type { ContentEncoding } from "../envelope-header";
-import type { TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
 import { type Backoff, backoffDelay } from "./backoff";
-import { envelopeCategories } from "./categories";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";
-import { ReplayWorker } from "./replay-worker";
+import { type ReplayConfig, ReplayWorker } from "./replay-worker";
 import { SpoolStore } from "./store";
-import type { SpoolEntry, SpoolStats } from "./types";
+import type { SpoolEntry, SpoolStats, UpstreamDepth } from "./types";
+import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
 import { SpoolWriter } from "./writer";
 
 export { SpoolOpenError, SpoolStore } from "./store";
-export type { CircuitState, SpoolDropReason, SpoolStats } from "./types";
+export { INGEST_DOWN_STATUSES } from "./replay-attempt";
+export type { CircuitState, SpoolDropReason, SpoolStats, UpstreamDepth } from "./types";
 
 export interface SpoolOptions {
   /** Where the SQLite store lives; created if missing. */
@@ -29,9 +25,9 @@ export interface SpoolOptions {
    * and gets 503 if the ingest then fails. At least maxEnvelopeBytes.
    */
   maxMemoryBytes?: number;
-  /** Deliveries at once while the ingest is up. */
+  /** Deliveries at once to each upstream while its ingest is up. */
   concurrency?: number;
-  /** Consecutive failures that open the circuit. */
+  /** Consecutive failures that open an upstream's circuit. */
   failureThreshold?: number;
   backoff?: Backoff;
   /** Between one envelope's own failed deliveries while the ingest takes others. */
@@ -44,12 +40,14 @@ export interface SpoolOptions {
 
 interface SpoolContext {
   dispatcher: RequestDispatcher;
-  /** Checked again before each replay: an envelope whose DSN was removed since is dropped. */
-  allowlist?: Allowlist;
+  /** Asked again before each replay (its DSN still allowed?): an envelope it refuses is dropped unsent; absent, all go. */
+  stillAllowed?: (headers: Record<string, string>, body: Buffer) => Promise<boolean>;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   observer: TunnelObserver | undefined;
   logger: TunnelLogger | undefined;
+  /** An upstream origin's name in metrics: one of a few known values, whatever the spool holds. */
+  upstreamLabel: (origin: string) => string;
 }
 
 const DEFAULT_CONCURRENCY = 4;
@@ -64,15 +62,13 @@ const AGE_CHECK_MS = 60_000;
 // In-flight deliveries get this long to finish at shutdown, then are aborted (they stay spooled).
 const STOP_GRACE_MS = 2_000;
 
-/** Envelopes the ingest could not take, kept on disk and delivered once it can. */
+/** Envelopes the ingest could not take, kept on disk and delivered, upstream by upstream, once it can. */
 export class Spool {
-  readonly circuit: Circuit;
   readonly rateLimits: UpstreamRateLimits;
   readonly maxEnvelopeBytes: number;
-  readonly held: HeldBytes;
   readonly #store: SpoolStore;
   readonly #writer: SpoolWriter;
-  readonly #worker: ReplayWorker;
+  readonly #lanes: UpstreamLanes;
   readonly #maxAgeMs: number;
   readonly #maxBytes: number;
   readonly #context: SpoolContext;
@@ -84,12 +80,10 @@ export class Spool {
     if (options.maxEnvelopeBytes > options.maxBytes) {
       throw new Error("Sentry tunnel: spool maxEnvelopeBytes must not exceed spool maxBytes");
     }
-    const maxMemoryBytes = options.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES;
-    if (options.maxEnvelopeBytes > maxMemoryBytes) {
+    if (options.maxMemoryBytes !== undefined && options.maxEnvelopeBytes > options.maxMemoryBytes) {
       throw new Error("Sentry tunnel: spool maxMemoryBytes must not be less than spool maxEnvelopeBytes");
     }
     this.maxEnvelopeBytes = options.maxEnvelopeBytes;
-    this.held = new HeldBytes(maxMemoryBytes);
     this.#maxAgeMs = options.maxAgeSeconds * 1000;
     this.#context = context;
     this.#store = options.store ?? SpoolStore.open(options.dir, logger);
@@ -108,24 +102,36 @@ export class Spool {
       (failures) => backoffDelay(retryBackoff, failures),
     );
     const backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.circuit = new Circuit(options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD, backoff, (state) => {
-      observer?.circuitChanged?.(state);
-      if (state !== "half_open") logger?.warn({ state }, `sentry tunnel: circuit ${state}`);
-      if (state === "open") this.#worker?.ingestDown();
-      this.#worker?.notify();
-    });
-    this.#worker = new ReplayWorker({
+    const replay: Omit<ReplayConfig, "origin" | "circuit"> = {
       ...context,
-      allowlist: context.allowlist,
+      stillAllowed: context.stillAllowed,
       store: this.#store,
       writer: this.#writer,
-      circuit: this.circuit,
       rateLimits: this.rateLimits,
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       backoff,
       retryBackoff,
       rateLimitHoldMs,
+    };
+    const threshold = options.failureThreshold ?? DEFAULT_FAILURE_THRESHOLD;
+    this.#lanes = new UpstreamLanes((origin) => {
+      const upstream = context.upstreamLabel(origin);
+      const lane = {} as UpstreamLane;
+      lane.circuit = new Circuit(threshold, backoff, (state) => {
+        observer?.circuitChanged?.(state, upstream);
+        if (state !== "half_open") logger?.warn({ state, upstream }, `sentry tunnel: circuit ${state}`);
+        if (state === "open") lane.worker.ingestDown();
+        lane.worker.notify();
+      });
+      lane.worker = new ReplayWorker({ ...replay, origin, circuit: lane.circuit });
+      observer?.circuitChanged?.("closed", upstream);
+      return lane;
     });
+  }
+
+  /** The circuit to this upstream's ingest: whether an envelope for it should be sent or spooled at once. */
+  circuitFor(origin: string): Circuit {
+    return this.#lanes.lane(origin).circuit;
   }
 
   /** Starts delivering what is spooled (from a previous run too) and the caps, a byte cap lowered since included. */
@@ -139,19 +145,36 @@ export class Spool {
     }
     this.#ageTimer = setInterval(() => this.#dropOld(), AGE_CHECK_MS);
     this.#ageTimer.unref();
-    this.#worker.start();
+    this.#lanes.start(this.#store.origins());
   }
 
   /** Resolves once the envelope is on disk; rejects when it could not be written (full, read-only, closed). */
-  async add(entry: Omit<SpoolEntry, "categories">, encoding: ContentEncoding): Promise<void> {
+  async add(entry: SpoolEntry): Promise<void> {
     if (this.#closed) throw new Error("spool is closed");
-    await this.#writer.add({ ...entry, categories: await envelopeCategories(entry.body, encoding) });
+    await this.#writer.add(entry);
     this.#context.observer?.spooled?.(entry.body.length);
-    this.#worker.notify();
+    this.#lanes.lane(entry.upstream.origin).worker.notify();
   }
 
   stats(): SpoolStats {
     return this.#store.stats();
+  }
+
+  /** The depth per upstream label; upstreams that share a label (`other`) are added up. */
+  depths(): UpstreamDepth[] {
+    const depths = new Map<string, UpstreamDepth>();
+    for (const [origin, stats] of this.#store.statsByOrigin()) {
+      const upstream = this.#context.upstreamLabel(origin);
+      const known = depths.get(upstream);
+      if (!known) {
+        depths.set(upstream, { upstream, ...stats });
+        continue;
+      }
+      known.envelopes += stats.envelopes;
+      known.bytes += stats.bytes;
+      known.oldestReceivedAt = Math.min(known.oldestReceivedAt ?? Infinity, stats.oldestReceivedAt ?? Infinity);
+    }
+    return [...depths.values()];
   }
 
   /** Stops the worker between envelopes, writes what is queued, closes the store. */
@@ -159,7 +182,7 @@ export class Spool {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#ageTimer);
-    await this.#worker.stop(STOP_GRACE_MS);
+    await this.#lanes.stop(STOP_GRACE_MS);
     this.#writer.close();
     this.#store.close();
   }

@@ -1,5 +1,5 @@
 import { type DataCategory, disabledUntil, isRateLimited, type RateLimits, updateRateLimits } from "@sentry/core";
-import type { Upstream } from "../upstream-url";
+import type { Upstream } from "../check/upstream-url";
 
 export interface UpstreamAnswer {
   statusCode: number;

@@ -1,18 +1,14 @@
-import type { TunnelLogger, TunnelObserver } from "../types";
-import type { RequestDispatcher } from "../upstream-agent";
-import type { Allowlist } from "../allowlist";
-import { parseContentEncoding } from "../envelope-header";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
 import type { Circuit, UpstreamPass } from "./circuit";
 import type { UpstreamRateLimits } from "./rate-limits";
-import { withSentAtMovedForward } from "./sent-at";
-import { stillAllowed } from "./still-allowed";
+import { isPlainBody, withSentAtMovedForward } from "./sent-at";
 import type { SpoolStore } from "./store";
 import type { StoredEnvelope } from "./types";
 
 export interface AttemptConfig {
   store: SpoolStore;
-  /** The DSNs envelopes may still be sent for; undefined: not checked again at replay. */
-  allowlist: Allowlist | undefined;
+  /** Whether an envelope's DSN is still allowed; undefined: not checked again at replay. */
+  stillAllowed: ((headers: Record<string, string>, body: Buffer) => Promise<boolean>) | undefined;
   dispatcher: RequestDispatcher;
   circuit: Circuit;
   rateLimits: UpstreamRateLimits;
@@ -44,7 +40,7 @@ export interface Attempt {
 
 /** The body as it goes again: a plain envelope's `sent_at` moved forward by the time it waited, else as stored. */
 function replayBody(row: StoredEnvelope, stored: Buffer): Buffer {
-  if (parseContentEncoding(row.headers["content-encoding"]) !== "identity") return stored;
+  if (!isPlainBody(row.headers)) return stored;
   try {
     return withSentAtMovedForward(stored, Date.now() - row.receivedAt);
   } catch {
@@ -64,7 +60,7 @@ export async function replayAttempt(config: AttemptConfig, row: StoredEnvelope, 
     circuit.abandoned(pass);
     return { outcome: "gone", answer: "" };
   }
-  if (config.allowlist && !(await stillAllowed(config.allowlist, row, stored))) {
+  if (config.stillAllowed && !(await config.stillAllowed(row.headers, stored))) {
     circuit.abandoned(pass);
     config.logger?.warn({ id: row.id }, "sentry tunnel spool: the envelope's DSN is no longer allowed; dropped unsent");
     return { outcome: "not_allowed", answer: "" };

@@ -6,7 +6,7 @@ const SCAN_BATCH = 64;
 /** When an envelope may go: a time (0 or past: now), or "busy" (in flight or being removed). */
 export type DueAt = (row: StoredEnvelope) => number | "busy";
 
-/** One tier of the spool read oldest first, a batch at a time, from a cursor. */
+/** One tier of one upstream's envelopes read oldest first, a batch at a time, from a cursor. */
 class TierScan {
   #cursor = 0;
   // Envelopes read ahead of the cursor, oldest first.
@@ -15,10 +15,12 @@ class TierScan {
   #skippedUntil = Number.POSITIVE_INFINITY;
   readonly #store: SpoolStore;
   readonly #tier: ScanTier;
+  readonly #origin: string;
 
-  constructor(store: SpoolStore, tier: ScanTier) {
+  constructor(store: SpoolStore, tier: ScanTier, origin: string) {
     this.#store = store;
     this.#tier = tier;
+    this.#origin = origin;
   }
 
   next(now: number, dueAt: DueAt): StoredEnvelope | number {
@@ -26,7 +28,7 @@ class TierScan {
     if (this.#skippedUntil <= now) this.restart();
     for (;;) {
       if (this.#batch.length === 0) {
-        this.#batch = this.#store.after(this.#cursor, SCAN_BATCH, this.#tier);
+        this.#batch = this.#store.after(this.#cursor, SCAN_BATCH, this.#tier, this.#origin);
         if (this.#batch.length === 0) break;
       }
       for (let row = this.#batch[0]; row; row = this.#batch[0]) {
@@ -54,7 +56,7 @@ class TierScan {
 }
 
 /**
- * Which spooled envelope goes next: the oldest due one that has never failed, else the oldest
+ * Which of one upstream's spooled envelopes goes next: the oldest due one that has never failed, else the oldest
  * due one that has. Failing envelopes, however many, thus wait behind healthy ones, and cannot
  * take every delivery slot while healthy ones are due.
  */
@@ -62,9 +64,9 @@ export class ReplayQueue {
   readonly #fresh: TierScan;
   readonly #retrying: TierScan;
 
-  constructor(store: SpoolStore) {
-    this.#fresh = new TierScan(store, "fresh");
-    this.#retrying = new TierScan(store, "retrying");
+  constructor(store: SpoolStore, origin: string) {
+    this.#fresh = new TierScan(store, "fresh", origin);
+    this.#retrying = new TierScan(store, "retrying", origin);
   }
 
   /**

@@ -7,6 +7,8 @@ import type { StoredEnvelope } from "./types";
 import type { SpoolWriter } from "./writer";
 
 export interface ReplayConfig extends AttemptConfig {
+  /** The upstream whose envelopes this worker delivers (its `circuit` is that upstream's). */
+  origin: string;
   writer: SpoolWriter;
   concurrency: number;
   /** Between consecutive failures of any envelopes: spares an ingest that fails them all. */
@@ -18,7 +20,7 @@ export interface ReplayConfig extends AttemptConfig {
 }
 
 /**
- * Sends the spool to the ingest, oldest first among the envelopes that are due (those that never
+ * Sends one upstream's share of the spool to its ingest, oldest first among the envelopes that are due (those that never
  * failed before those that did, see ReplayQueue), at most `concurrency` at a time. A failure
  * that may be the ingest's being down (unreachable, timeout, 502/503/504, an error) pauses all
  * deliveries on an exponential backoff with jitter and starts again from the oldest; one the
@@ -44,7 +46,7 @@ export class ReplayWorker {
   constructor(config: ReplayConfig) {
     this.#config = config;
     this.#retries = new EnvelopeRetries(config.store, config.circuit, config.retryBackoff, config.logger);
-    this.#queue = new ReplayQueue(config.store);
+    this.#queue = new ReplayQueue(config.store, config.origin);
   }
 
   start(): void {

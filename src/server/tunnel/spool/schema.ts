@@ -22,6 +22,8 @@ const MIGRATIONS = [
   // Per-envelope retries, so that one envelope the ingest keeps failing waits on its own.
   `ALTER TABLE envelopes ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE envelopes ADD COLUMN next_attempt_at INTEGER NOT NULL DEFAULT 0;`,
+  // Each upstream's backlog is read on its own, oldest first.
+  `CREATE INDEX IF NOT EXISTS envelopes_origin ON envelopes (origin, id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -31,3 +31,9 @@ export function withSentAtMovedForward(body: Buffer, waitedMs: number): Buffer {
   if (!Number.isFinite(moved) || Math.abs(moved) > MAX_DATE_MS) return body;
   return Buffer.concat([body.subarray(0, value.start), Buffer.from(new Date(moved).toISOString(), "latin1"), body.subarray(value.end)]);
 }
+
+/** The body is the envelope as written (no Content-Encoding, or identity), so its sent_at can be read. */
+export function isPlainBody(headers: Readonly<Record<string, string>>): boolean {
+  const encoding = (headers["content-encoding"] ?? "").trim().toLowerCase();
+  return encoding === "" || encoding === "identity";
+}

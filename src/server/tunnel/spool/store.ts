@@ -1,17 +1,16 @@
-import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import path from "node:path";
 import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../types";
-import { migrate } from "./schema";
-import { heldStatement, openHeldDatabase, readPragma } from "./sqlite-handles";
+import { heldStatement } from "./sqlite-handles";
+import { openStoreFile } from "./store-file";
 import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
+import { UpstreamTotals } from "./upstream-totals";
 
-const FILE = "spool.sqlite";
-const CORRUPT_CODES = new Set(["SQLITE_CORRUPT", "SQLITE_NOTADB"]);
+export { SpoolOpenError } from "./store-file";
 
-/** The spool directory cannot be used at all; a start-up error. */
-export class SpoolOpenError extends Error {
-  override name = "SpoolOpenError";
+/** What a deletion returns of an envelope. */
+interface Removed {
+  bytes: number;
+  origin: string;
 }
 
 interface Row {
@@ -26,84 +25,31 @@ interface Row {
   next_attempt_at: number;
 }
 
-/**
- * WAL with synchronous=FULL: a commit is on disk (the WAL fsynced) before add() resolves, so an
- * acknowledged envelope survives SIGKILL and a power cut. EXCLUSIVE locking holds the file for
- * this process alone: a second server on the same directory fails at start instead of
- * replaying the same envelopes twice.
- */
-function openDatabase(file: string): Database.Database {
-  // No busy wait: the lock is held by another live process, or by nobody.
-  const db = openHeldDatabase(file, { timeout: 0 });
-  try {
-    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
-    const check = readPragma(db, "quick_check");
-    if (check !== "ok") throw Object.assign(new Error(`quick_check: ${String(check)}`), { code: "SQLITE_CORRUPT" });
-    migrate(db);
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-}
-
 /** Which envelopes a scan reads: all, those that never failed, or those that did. */
 export type ScanTier = "all" | "fresh" | "retrying";
 
 const SCAN_COLUMNS = "id, received_at, origin, path, headers, categories, bytes, attempts, next_attempt_at";
 const SCAN_FILTERS: Record<ScanTier, string> = { all: "", fresh: "AND attempts = 0", retrying: "AND attempts > 0" };
 
-/** A second name for the store's WAL, if it has one (a copy where links are not supported). */
-function keepWal(file: string): string | undefined {
-  const wal = `${file}-wal`;
-  if (!existsSync(wal)) return undefined;
-  const kept = `${wal}.kept`;
-  rmSync(kept, { force: true });
-  try {
-    linkSync(wal, kept);
-  } catch {
-    copyFileSync(wal, kept);
-  }
-  return kept;
-}
-
 /** The spool's SQLite database: envelopes in arrival order, with running totals for the caps. */
 export class SpoolStore {
   readonly database: Database.Database;
   #envelopes: number;
   #bytes: number;
+  readonly #byOrigin = new UpstreamTotals();
   readonly #insert;
   readonly #remove;
   readonly #oldest;
+  readonly #oldestOf;
   readonly #after: Record<ScanTier, Database.Statement>;
+  readonly #afterOf: Record<ScanTier, Database.Statement>;
   readonly #body;
   readonly #olderThan;
   readonly #reschedule;
 
   /** Opens (creating) `dir/spool.sqlite`; a corrupt one is moved aside with an error log and replaced. */
   static open(dir: string, logger?: TunnelLogger): SpoolStore {
-    const file = path.join(path.resolve(dir), FILE);
-    try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      // The WAL may hold acknowledged envelopes not yet checkpointed, and SQLite deletes it when
-      // it closes a store found corrupt: a link to it goes aside with the store.
-      const wal = keepWal(file);
-      try {
-        const store = new SpoolStore(openDatabase(file));
-        if (wal) rmSync(wal, { force: true });
-        return store;
-      } catch (error) {
-        if (!CORRUPT_CODES.has((error as { code?: string }).code ?? "")) throw error;
-        const aside = `${file}.corrupt-${Date.now()}`;
-        renameSync(file, aside);
-        if (wal) renameSync(wal, `${aside}-wal`);
-        for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
-        logger?.error({ file, movedTo: aside, err: (error as Error).message }, "sentry tunnel spool: store is corrupt; moved aside, starting a fresh one");
-        return new SpoolStore(openDatabase(file));
-      }
-    } catch (error) {
-      throw new SpoolOpenError(`spool directory ${dir} cannot be opened: ${(error as Error).message}`);
-    }
+    return openStoreFile(dir, logger, (database) => new SpoolStore(database));
   }
 
   private constructor(database: Database.Database) {
@@ -112,13 +58,16 @@ export class SpoolStore {
       database,
       "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
-    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes");
+    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes, origin");
     this.#oldest = heldStatement(database, "SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
-    const scan = (tier: ScanTier) =>
-      heldStatement(database, `SELECT ${SCAN_COLUMNS} FROM envelopes WHERE id > ? ${SCAN_FILTERS[tier]} ORDER BY id LIMIT ?`);
+    this.#oldestOf = heldStatement(database, "SELECT received_at FROM envelopes WHERE origin = ? ORDER BY id LIMIT 1").pluck();
+    const scan = (tier: ScanTier, where = "") =>
+      heldStatement(database, `SELECT ${SCAN_COLUMNS} FROM envelopes WHERE ${where}id > ? ${SCAN_FILTERS[tier]} ORDER BY id LIMIT ?`);
     this.#after = { all: scan("all"), fresh: scan("fresh"), retrying: scan("retrying") };
+    const scanOf = (tier: ScanTier) => scan(tier, "origin = ? AND ");
+    this.#afterOf = { all: scanOf("all"), fresh: scanOf("fresh"), retrying: scanOf("retrying") };
     this.#body = heldStatement(database, "SELECT body FROM envelopes WHERE id = ?").pluck();
-    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes").pluck();
+    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes, origin");
     this.#reschedule = heldStatement(database, "UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
     const totals = heldStatement(database, "SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
       n: number;
@@ -126,11 +75,32 @@ export class SpoolStore {
     };
     this.#envelopes = totals.n;
     this.#bytes = totals.bytes;
+    for (const row of heldStatement(database, "SELECT origin, count(*) AS n, sum(bytes) AS bytes FROM envelopes GROUP BY origin").all() as {
+      origin: string;
+      n: number;
+      bytes: number;
+    }[]) {
+      this.#byOrigin.add(row.origin, row.n, row.bytes);
+    }
   }
 
   stats(): SpoolStats {
     const oldest = this.#oldest.get() as { received_at: number } | undefined;
     return { envelopes: this.#envelopes, bytes: this.#bytes, oldestReceivedAt: oldest?.received_at };
+  }
+
+  /** The same, for each upstream origin with envelopes waiting. */
+  statsByOrigin(): Map<string, SpoolStats> {
+    const stats = new Map<string, SpoolStats>();
+    for (const [origin, { envelopes, bytes }] of this.#byOrigin.entries()) {
+      stats.set(origin, { envelopes, bytes, oldestReceivedAt: this.#oldestOf.get(origin) as number | undefined });
+    }
+    return stats;
+  }
+
+  /** The upstream origins with envelopes waiting. */
+  origins(): string[] {
+    return [...this.#byOrigin.entries()].map(([origin]) => origin);
   }
 
   /**
@@ -141,24 +111,25 @@ export class SpoolStore {
     const incoming = entries.reduce((sum, entry) => sum + entry.body.length, 0);
     if (incoming > maxBytes) throw new RangeError("spool insert: the envelopes exceed the spool's byte cap together");
     // Totals change only once the transaction has committed.
-    const [count, bytes] = this.database.transaction((): [number, number] => {
-      const dropped = this.#dropOldest(maxBytes - incoming);
+    const dropped = this.database.transaction((): Removed[] => {
+      const gone = this.#dropOldest(maxBytes - incoming);
       for (const { receivedAt, upstream, headers, categories, body } of entries) {
         this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), body.length, body);
       }
-      return dropped;
+      return gone;
     })();
-    this.#envelopes += entries.length - count;
-    this.#bytes += incoming - bytes;
-    return count;
+    this.#envelopes += entries.length;
+    this.#bytes += incoming;
+    for (const { upstream, body } of entries) this.#byOrigin.add(upstream.origin, 1, body.length);
+    this.#forget(dropped);
+    return dropped.length;
   }
 
   /** Drops the oldest envelopes until the spool holds at most `maxBytes` (a cap lowered since they came); returns how many. */
   trimTo(maxBytes: number): number {
-    const [count, bytes] = this.database.transaction(() => this.#dropOldest(maxBytes))();
-    this.#envelopes -= count;
-    this.#bytes -= bytes;
-    return count;
+    const dropped = this.database.transaction(() => this.#dropOldest(maxBytes))();
+    this.#forget(dropped);
+    return dropped.length;
   }
 
   /**
@@ -167,8 +138,8 @@ export class SpoolStore {
    * commit with synchronous=FULL syncs it along.
    */
   remove(ids: readonly number[]): void {
-    const sizes = this.#withoutFsync(() => ids.map((id) => this.#delete(id)).filter((n) => n !== undefined));
-    this.#forget(sizes);
+    const removed = this.#withoutFsync(() => ids.map((id) => this.#delete(id)).filter((row) => row !== undefined));
+    this.#forget(removed);
   }
 
   /**
@@ -183,14 +154,15 @@ export class SpoolStore {
 
   /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
   removeOlderThan(cutoff: number): number {
-    const sizes = this.#olderThan.all(cutoff) as number[];
-    this.#forget(sizes);
-    return sizes.length;
+    const removed = this.#olderThan.all(cutoff) as Removed[];
+    this.#forget(removed);
+    return removed.length;
   }
 
-  /** Up to `limit` envelopes of `tier` after `id`, oldest first, without their bodies. */
-  after(id: number, limit: number, tier: ScanTier = "all"): StoredEnvelope[] {
-    return (this.#after[tier].all(id, limit) as Row[]).map((row) => ({
+  /** Up to `limit` envelopes of `tier` (of one upstream `origin`, if given) after `id`, oldest first, without their bodies. */
+  after(id: number, limit: number, tier: ScanTier = "all", origin?: string): StoredEnvelope[] {
+    const rows = origin === undefined ? this.#after[tier].all(id, limit) : this.#afterOf[tier].all(origin, id, limit);
+    return (rows as Row[]).map((row) => ({
       id: row.id,
       receivedAt: row.received_at,
       upstream: { origin: row.origin, path: row.path },
@@ -211,20 +183,22 @@ export class SpoolStore {
     if (this.database.open) this.database.close();
   }
 
-  /** Inside a transaction: deletes the oldest until at most `room` bytes are left; [count, bytes] deleted. */
-  #dropOldest(room: number): [number, number] {
-    let count = 0;
+  /** Inside a transaction: deletes the oldest until at most `room` bytes are left; what it deleted. */
+  #dropOldest(room: number): Removed[] {
+    const removed: Removed[] = [];
     let bytes = 0;
-    while (this.#bytes - bytes > room && this.#envelopes - count > 0) {
-      bytes += this.#delete((this.#oldest.get() as { id: number }).id) ?? 0;
-      count += 1;
+    while (this.#bytes - bytes > room && this.#envelopes - removed.length > 0) {
+      const gone = this.#delete((this.#oldest.get() as { id: number }).id);
+      if (!gone) break;
+      removed.push(gone);
+      bytes += gone.bytes;
     }
-    return [count, bytes];
+    return removed;
   }
 
-  /** The removed envelope's size, or undefined if it was already gone. */
-  #delete(id: number): number | undefined {
-    return (this.#remove.get(id) as { bytes: number } | undefined)?.bytes;
+  /** The removed envelope's size and upstream, or undefined if it was already gone. */
+  #delete(id: number): Removed | undefined {
+    return this.#remove.get(id) as Removed | undefined;
   }
 
   /** One transaction committed with synchronous=NORMAL: durable at the next full commit. */
@@ -237,8 +211,11 @@ export class SpoolStore {
     }
   }
 
-  #forget(sizes: readonly number[]): void {
-    this.#envelopes -= sizes.length;
-    for (const bytes of sizes) this.#bytes -= bytes;
+  #forget(removed: readonly Removed[]): void {
+    this.#envelopes -= removed.length;
+    for (const { bytes, origin } of removed) {
+      this.#bytes -= bytes;
+      this.#byOrigin.add(origin, -1, -bytes);
+    }
   }
 }

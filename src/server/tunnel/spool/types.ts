@@ -1,4 +1,6 @@
-import type { Upstream } from "../upstream-url";
+import type { Upstream } from "../check/upstream-url";
+
+export type { CircuitState, SpoolDropReason } from "../types";
 
 /** An envelope the ingest could not take when it arrived, as it is kept until it can. */
 export interface SpoolEntry {
@@ -33,7 +35,7 @@ export interface SpoolStats {
   oldestReceivedAt: number | undefined;
 }
 
-/** Why envelopes left the spool undelivered. */
-export type SpoolDropReason = "max_age" | "max_bytes" | "rejected" | "dsn_not_allowed";
-
-export type CircuitState = "closed" | "open" | "half_open";
+/** One upstream's share of the spool, named by its metrics label. */
+export interface UpstreamDepth extends SpoolStats {
+  upstream: string;
+}

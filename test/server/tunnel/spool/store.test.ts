@@ -22,6 +22,32 @@ afterAll(() => {
 const entry = (tag: string, receivedAt = Date.now()) => spoolEntry(tag.padEnd(100, "."), { receivedAt });
 
 describe("the store", () => {
+  it("keeps each upstream's depth and oldest envelope through inserts, removals and both caps, across a reopen", () => {
+    const dir = fresh();
+    const store = SpoolStore.open(dir);
+    const at = (origin: string, tag: string, receivedAt: number) =>
+      spoolEntry(tag.padEnd(100, "."), { receivedAt, upstream: { origin, path: "/api/1/envelope/" } });
+    const [a, b] = ["http://a.example", "http://b.example"];
+    store.insert([at(a, "a1", 1_000), at(b, "b1", 2_000), at(a, "a2", 3_000), at(b, "b2", 4_000), at(a, "a3", 5_000)], 1 << 20);
+    expect(store.origins().sort()).toEqual([a, b]);
+    expect(store.after(0, 10, "all", b).map((row) => row.receivedAt)).toEqual([2_000, 4_000]);
+    // Age cap: a1; byte cap: the oldest left, b1; a removal: a2.
+    expect(store.removeOlderThan(1_500)).toBe(1);
+    expect(store.trimTo(300)).toBe(1);
+    store.remove([store.after(0, 1, "all", a)[0]?.id as number]);
+    const expected = new Map([
+      [a, { envelopes: 1, bytes: 100, oldestReceivedAt: 5_000 }],
+      [b, { envelopes: 1, bytes: 100, oldestReceivedAt: 4_000 }],
+    ]);
+    expect(store.statsByOrigin()).toEqual(expected);
+    store.close();
+    const reopened = SpoolStore.open(dir);
+    expect(reopened.statsByOrigin()).toEqual(expected);
+    reopened.remove(reopened.after(0, 10, "all", b).map((row) => row.id));
+    expect(reopened.origins()).toEqual([a]);
+    reopened.close();
+  });
+
   it("keeps envelopes across a reopen, oldest first, and drops the oldest past its byte cap", () => {
     const dir = fresh();
     const store = SpoolStore.open(dir);

@@ -1,6 +1,6 @@
 import { envelopeItemTypeToDataCategory } from "@sentry/core";
-import type { ContentEncoding } from "../envelope-header";
-import { PrefixDecoder } from "../prefix-decoder";
+import type { ContentEncoding } from "../check/envelope-header";
+import { PrefixDecoder } from "../check/prefix-decoder";
 
 const NEWLINE = 0x0a;
 /**

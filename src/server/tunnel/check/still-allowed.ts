@@ -1,14 +1,13 @@
-import type { Allowlist } from "../allowlist";
-import { envelopeDsn, parseContentEncoding, peekHeaderLine } from "../envelope-header";
-import type { StoredEnvelope } from "./types";
+import type { Allowlist } from "./allowlist";
+import { envelopeDsn, parseContentEncoding, peekHeaderLine } from "./envelope-header";
 
 /**
  * Whether a spooled envelope's DSN is still on the allow list, read from its header as the
  * tunnel read it when it came (decoding a compressed one's first line only). An envelope
  * spooled before its DSN was removed from the list must not be sent once it is gone.
  */
-export async function stillAllowed(allowlist: Allowlist, row: StoredEnvelope, body: Buffer): Promise<boolean> {
-  const encoding = parseContentEncoding(row.headers["content-encoding"]);
+export async function stillAllowed(allowlist: Allowlist, headers: Record<string, string>, body: Buffer): Promise<boolean> {
+  const encoding = parseContentEncoding(headers["content-encoding"]);
   if (!encoding) return false;
   let sent = false;
   const read = async () => {

@@ -1,4 +1,4 @@
-import { isSaasDsn, type ParsedDsn } from "../../shared/sentry/dsn";
+import { isSaasDsn, type ParsedDsn } from "../../../shared/sentry/dsn";
 import type { TunnelQuery } from "./query";
 
 /** Where an allowed DSN's envelopes go; built from configuration only, never from request input. */
@@ -23,6 +23,19 @@ export function upstreamFor(dsn: ParsedDsn): Upstream {
     origin: `${dsn.protocol}//${dsn.host}${port}`,
     path: `${dsn.path}/api/${dsn.projectId}/envelope/`,
   };
+}
+
+/** The label an upstream is known by in metrics. */
+export const OTHER_UPSTREAM = "other";
+
+/**
+ * Names upstream origins for metrics: the host (and port) of each configured upstream, and
+ * `other` for anything else (an envelope spooled for a DSN since removed), so that no input
+ * can add series.
+ */
+export function upstreamLabels(upstreams: readonly Upstream[]): (origin: string) => string {
+  const known = new Map(upstreams.map(({ origin }) => [origin, new URL(origin).host]));
+  return (origin) => known.get(origin) ?? OTHER_UPSTREAM;
 }
 
 /** The browser derives the query from the same DSN (tunnelUrl), so any disagreement is a malformed request. */

@@ -1,4 +1,4 @@
-import { type ParsedDsn, parseDsn, sameDsn } from "../../shared/sentry/dsn";
+import { type ParsedDsn, parseDsn, sameDsn } from "../../../shared/sentry/dsn";
 import { type Upstream, upstreamFor } from "./upstream-url";
 
 export interface AllowedDsn {

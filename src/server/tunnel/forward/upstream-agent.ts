@@ -1,8 +1,6 @@
 import type { Dispatcher } from "undici";
+import type { RequestDispatcher } from "../types";
 import type { Agent } from "./undici-agent";
-
-/** What the tunnel and its spool use of a dispatcher: an injected one, or the tunnel's own agent. */
-export type RequestDispatcher = Pick<Dispatcher, "request">;
 
 export interface UpstreamAgent extends RequestDispatcher {
   /** Closes the agent's connections, if it was ever loaded. */

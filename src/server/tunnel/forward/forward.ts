@@ -2,26 +2,15 @@ import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
-import type { ClientBody } from "./body-limit";
-import type { Reject, Rejection } from "./reject";
+import type { ClientBody } from "../body/body-limit";
+import type { Rejection } from "./reject";
 import { relayAnswer } from "./relay-answer";
-import type { Spool } from "./spool";
-import { INGEST_DOWN_STATUSES } from "./spool/replay-attempt";
+import { INGEST_DOWN_STATUSES, type Spool } from "../spool";
+import type { ForwardConfig } from "./forward-config";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
-import type { TunnelLogger, TunnelObserver } from "./types";
-import type { RequestDispatcher } from "./upstream-agent";
-import type { Upstream } from "./upstream-url";
+import type { Upstream } from "../check/upstream-url";
 
-export interface ForwardConfig {
-  dispatcher: RequestDispatcher;
-  headersTimeoutMs: number;
-  bodyTimeoutMs: number;
-  maxBytes: number;
-  observer: TunnelObserver | undefined;
-  logger: TunnelLogger | undefined;
-  reject: Reject;
-  spool: Spool | undefined;
-}
+export type { ForwardConfig } from "./forward-config";
 
 // Everything else the visitor sent (cookies, authorization, forwarding headers) stays here.
 const REQUEST_HEADERS = ["content-type", "content-encoding", "content-length"] as const;
@@ -62,12 +51,12 @@ function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rej
  * browser envelopes) goes as one buffer; anything larger streams, peeked chunks first, copied
  * for the spool while it fits (see BodyCopy).
  */
-async function upstreamBody(body: ClientBody, head: Buffer[], spool: Spool | undefined, onUploadError: () => void) {
+async function upstreamBody(config: ForwardConfig, body: ClientBody, head: Buffer[], onUploadError: () => void) {
   if (body.receivedAll) {
     await body.release();
     return head.length === 1 ? (head[0] as Buffer) : Buffer.concat(head);
   }
-  if (spool) body.copy(head, spool.maxEnvelopeBytes, spool.held);
+  if (config.spool && config.spoolMemory) body.copy(head, config.spool.maxEnvelopeBytes, config.spoolMemory);
   return body.upload(head, onUploadError);
 }
 
@@ -99,15 +88,16 @@ async function forwardOnce(
   // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
   const receivedAt = spool ? Date.now() : 0;
   const pending = () => spoolPending(upstream, headers, receivedAt);
-  const pass = spool?.circuit.tryUpstream();
+  const circuit = spool?.circuitFor(upstream.origin);
+  const pass = circuit?.tryUpstream();
   if (spool && !pass) {
     // Known to be down: straight to the spool rather than waiting for another timeout.
-    const envelope = await readForSpool(spool, body, head);
+    const envelope = await readForSpool(config, spool, body, head);
     if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
     return spoolAndAnswer(ctx, config, spool, pending(), envelope ?? body.copyRefusal, [503, "upstream_unreachable", "circuit open"]);
   }
   let response: Dispatcher.ResponseData | undefined;
-  const requestBody = await upstreamBody(body, head, spool, () => {
+  const requestBody = await upstreamBody(config, body, head, () => {
     // Before the answer, the pending request rejects and is answered below; errors that are not
     // the client's surface on the response body, which Koa handles.
     if (!response || !body.failure) return;
@@ -134,23 +124,23 @@ async function forwardOnce(
     const failure = failureOf(config, body, error);
     if (!spool) return config.reject(ctx, ...failure);
     if (body.failure) {
-      spool.circuit.abandoned(pass);
+      circuit?.abandoned(pass);
       return config.reject(ctx, ...failure);
     }
-    spool.circuit.failed();
+    circuit?.failed();
     return spoolWhole(ctx, config, spool, pending(), body, requestBody, failure);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
   if (spool) {
     if (INGEST_DOWN_STATUSES.has(response.statusCode)) {
-      spool.circuit.failed();
+      circuit?.failed();
       response.body.dump().catch(() => {});
       const status = response.statusCode;
       return spoolWhole(ctx, config, spool, pending(), body, requestBody, [status, "upstream_unreachable", "", { status }]);
     }
     body.releaseCopy();
-    spool.circuit.succeeded();
+    circuit?.succeeded();
     spool.rateLimits.update(upstream, response);
   }
 

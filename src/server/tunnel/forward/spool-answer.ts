@@ -1,12 +1,13 @@
 import type { Context } from "koa";
-import type { CopyRefusal } from "./body-copy";
-import type { ClientBody } from "./body-limit";
-import { sendJson } from "../http/json-body";
-import { parseContentEncoding } from "./envelope-header";
-import type { ForwardConfig } from "./forward";
+import type { CopyRefusal } from "../body/body-copy";
+import type { ClientBody } from "../body/body-limit";
+import { sendJson } from "../../http/json-body";
+import { parseContentEncoding } from "../check/envelope-header";
+import type { Spool } from "../spool";
+import { envelopeCategories } from "./categories";
+import type { ForwardConfig } from "./forward-config";
 import type { Rejection } from "./reject";
-import type { Spool } from "./spool";
-import type { Upstream } from "./upstream-url";
+import type { Upstream } from "../check/upstream-url";
 
 // How long the browser should wait when its envelope could be neither delivered nor spooled.
 const RETRY_AFTER_SECONDS = "60";
@@ -41,7 +42,8 @@ export async function spoolAndAnswer(
     return;
   }
   try {
-    await spool.add({ ...pending, body: envelope }, parseContentEncoding(pending.headers["content-encoding"]) ?? "identity");
+    const encoding = parseContentEncoding(pending.headers["content-encoding"]) ?? "identity";
+    await spool.add({ ...pending, body: envelope, categories: await envelopeCategories(envelope, encoding) });
   } catch (error) {
     ctx.set("Retry-After", RETRY_AFTER_SECONDS);
     const code = (error as { code?: unknown }).code ?? (error as Error).message;
@@ -56,8 +58,8 @@ export async function spoolAndAnswer(
  * With the ingest known to be down: the envelope read here, whole, if the spool takes its size
  * and the memory budget has room for it; undefined (the body left unread) otherwise.
  */
-export async function readForSpool(spool: Spool, body: ClientBody, head: readonly Buffer[]): Promise<Buffer | undefined> {
-  if (!body.copy(head, spool.maxEnvelopeBytes, spool.held).kept) {
+export async function readForSpool(config: ForwardConfig, spool: Spool, body: ClientBody, head: readonly Buffer[]): Promise<Buffer | undefined> {
+  if (!config.spoolMemory || !body.copy(head, spool.maxEnvelopeBytes, config.spoolMemory).kept) {
     await body.release();
     return undefined;
   }

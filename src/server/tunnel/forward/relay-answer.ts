@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
-import { streamResponse } from "../http/stream-response";
+import { streamResponse } from "../../http/stream-response";
 
 // The SDK backs off on these; nothing else (HSTS, cookies, server internals) is relayed.
 const RESPONSE_HEADERS = ["content-type", "retry-after", "x-sentry-rate-limits"] as const;

@@ -1,12 +1,12 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { parseDsn } from "../../../src/shared/sentry/dsn";
-import { compileAllowlist } from "../../../src/server/tunnel/allowlist";
-import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "../../../src/server/tunnel/envelope-header";
-import { MalformedRequestError } from "../../../src/server/tunnel/errors";
-import { PrefixDecoder } from "../../../src/server/tunnel/prefix-decoder";
-import { parseTunnelQuery } from "../../../src/server/tunnel/query";
-import { queryMatchesDsn, upstreamFor } from "../../../src/server/tunnel/upstream-url";
+import { parseDsn } from "../../../../src/shared/sentry/dsn";
+import { compileAllowlist } from "../../../../src/server/tunnel/check/allowlist";
+import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "../../../../src/server/tunnel/check/envelope-header";
+import { MalformedRequestError } from "../../../../src/server/tunnel/errors";
+import { PrefixDecoder } from "../../../../src/server/tunnel/check/prefix-decoder";
+import { parseTunnelQuery } from "../../../../src/server/tunnel/check/query";
+import { queryMatchesDsn, upstreamFor, upstreamLabels } from "../../../../src/server/tunnel/check/upstream-url";
 
 function reader(chunks: Buffer[]) {
   const queue = [...chunks];
@@ -70,6 +70,21 @@ describe("upstreamFor", () => {
     const own = parseDsn("https://k@sentry.internal/2");
     expect(queryMatchesDsn({ p: "2" }, own)).toBe(true);
     expect(queryMatchesDsn({ o: "1", p: "2" }, own)).toBe(false);
+  });
+});
+
+describe("upstreamLabels", () => {
+  it("names configured upstreams by host (and port) and folds any other origin into one label", () => {
+    const label = upstreamLabels([
+      upstreamFor(parseDsn("https://k@o1.ingest.us.sentry.io/2")),
+      upstreamFor(parseDsn("https://k@o1.ingest.de.sentry.io/3")),
+      upstreamFor(parseDsn("http://k@127.0.0.1:9000/4")),
+    ]);
+    expect(label("https://o1.ingest.us.sentry.io")).toBe("o1.ingest.us.sentry.io");
+    expect(label("https://o1.ingest.de.sentry.io")).toBe("o1.ingest.de.sentry.io");
+    expect(label("http://127.0.0.1:9000")).toBe("127.0.0.1:9000");
+    expect(label("https://attacker.example")).toBe("other");
+    expect(label("http://127.0.0.1:9001")).toBe("other");
   });
 });
 

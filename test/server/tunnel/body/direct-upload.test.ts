@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
-import { envelope, open, responseOf, send, startTunnel, type TunnelServer, until } from "./harness";
+import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
+import { envelope, open, responseOf, send, startTunnel, type TunnelServer, until } from "../harness";
 
 // Envelopes declared over 256 KiB with nothing to copy for a spool: the request itself is the
 // upstream body (tunnel/direct-upload.ts), and undici destroys it when it is done with it.

@@ -1,0 +1,19 @@
+import type { HeldBytes } from "../body/body-copy";
+import type { Spool } from "../spool";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
+import type { Reject } from "./reject";
+
+/** What forwarding an envelope needs: where and how to send it, how to answer, where to spool it. */
+export interface ForwardConfig {
+  dispatcher: RequestDispatcher;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxBytes: number;
+  observer: TunnelObserver | undefined;
+  logger: TunnelLogger | undefined;
+  reject: Reject;
+  /** Absent: not spooling. */
+  spool: Spool | undefined;
+  /** What copies of streamed envelopes may hold, across uploads, until the ingest answers (see BodyCopy); with the spool. */
+  spoolMemory: HeldBytes | undefined;
+}

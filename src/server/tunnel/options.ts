@@ -1,0 +1,27 @@
+import type { Dispatcher } from "undici";
+import type { SpoolOptions } from "./spool";
+import type { TunnelLogger, TunnelObserver } from "./types";
+
+export interface TunnelOptions {
+  /** Exact path, e.g. "/monitoring"; a trailing slash is also accepted on requests. */
+  path: string;
+  /** Every DSN the tunnel may relay to, the browser's included. */
+  allowedDsns: string[];
+  maxBytes: number;
+  /** Envelopes per minute per client IP; 0 switches the limit off. */
+  rateLimitPerMinute: number;
+  rateLimitMaxClients?: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs?: number;
+  /**
+   * Injected in tests; by default a keep-alive undici Agent owned (and closed) by the tunnel.
+   * connectTimeoutMs only configures that own Agent; the headers and body timeouts are set per
+   * request and hold with an injected dispatcher too.
+   */
+  dispatcher?: Dispatcher;
+  observer?: TunnelObserver;
+  logger?: TunnelLogger;
+  /** Keep envelopes the ingest cannot take and deliver them later; off when absent. */
+  spool?: SpoolOptions;
+}
