@@ -1,7 +1,18 @@
 import type { ComponentType } from "react";
 import type { Params } from "./match";
 import type { RequestContext } from "./request";
-import type { ShouldRevalidateArgs } from "./should-revalidate";
+
+/** What a route's `shouldRevalidate` export is asked with, as React Router's. */
+export interface ShouldRevalidateArgs {
+  currentUrl: URL;
+  currentParams: Params;
+  nextUrl: URL;
+  nextParams: Params;
+  /** Set when an action answered since the page's data was loaded (a fetcher's submission). */
+  formMethod?: string;
+  /** What the platform would do: true for changed params or search, after an action, on revalidate(). */
+  defaultShouldRevalidate: boolean;
+}
 
 export type { ActionServices } from "./request";
 

@@ -1,19 +1,9 @@
 import type { Params } from "./match";
-import type { RouteModules } from "./module";
+import type { RouteModules, ShouldRevalidateArgs } from "./module";
 import type { RouteState } from "./route-state";
 import type { RouteMatch } from "./route-table";
 
-/** What a route's `shouldRevalidate` export is asked with, as React Router's. */
-export interface ShouldRevalidateArgs {
-  currentUrl: URL;
-  currentParams: Params;
-  nextUrl: URL;
-  nextParams: Params;
-  /** Set when an action answered since the page's data was loaded (a fetcher's submission). */
-  formMethod?: string;
-  /** What the platform would do: true for changed params or search, after an action, on revalidate(). */
-  defaultShouldRevalidate: boolean;
-}
+export type { ShouldRevalidateArgs };
 
 /** Why the browser asks for a page's data. */
 export type DataCause = "navigation" | "action" | "revalidate";
