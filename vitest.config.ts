@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Tests import the sources as #src/… rather than ../../../src/…, wherever they sit.
+  resolve: { alias: [{ find: /^#src\//, replacement: fileURLToPath(new URL("./src/", import.meta.url)) }] },
   test: {
     include: ["test/**/*.test.{ts,tsx}"],
     // One production build for the whole run: integration and browser tests serve it.

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadEnv } from "../../src/server/config/env.server";
-import { sentryOptions } from "../../src/server/monitoring/sentry-options";
+import { loadEnv } from "#src/server/config/env.server";
+import { sentryOptions } from "#src/server/monitoring/sentry-options";
 import { DIST } from "../support/paths";
 
 // What start-up loads is decided by the server build (scripts/build/options.mjs) and by which

@@ -1,6 +1,6 @@
-import appConfig from "../../src/app/routes";
-import type { AppConfig, RouteConfig } from "../../src/shared/routing/config";
-import { type AppRoutes, type AppServerModule, createAppRoutes, type LoadedRouteFile } from "../../src/server/routing/app-routes";
+import appConfig from "#src/app/routes";
+import type { AppConfig, RouteConfig } from "#src/shared/routing/config";
+import { type AppRoutes, type AppServerModule, createAppRoutes, type LoadedRouteFile } from "#src/server/routing/app-routes";
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { routeModules } from "../../scripts/build/app-routes.mjs";
 import { ROOT } from "./paths";
@@ -26,5 +26,5 @@ export async function loadAppRoutes(
     if (resource) files[file] = { server: await import(absolute) };
     else files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
   }
-  return createAppRoutes(config, files, extra.app ?? (await import("../../src/app/app.server")));
+  return createAppRoutes(config, files, extra.app ?? (await import("#src/app/app.server")));
 }

@@ -1,5 +1,5 @@
-import type { Feedback } from "../../src/server/feedback/feedback-form";
-import type { RequestMonitoring } from "../../src/server/monitoring/request-monitoring";
+import type { Feedback } from "#src/server/feedback/feedback-form";
+import type { RequestMonitoring } from "#src/server/monitoring/request-monitoring";
 
 /** Error reporting that records what it is given; each error gets a fresh fake event id. */
 export function recordingMonitoring() {

@@ -1,4 +1,4 @@
-import { PAYLOAD_GLOBAL, type DocumentPayload } from "../../src/shared/document/payload";
+import { PAYLOAD_GLOBAL, type DocumentPayload } from "#src/shared/document/payload";
 
 /** Opening tags of every <script> element in a document. */
 export function scriptTags(html: string): string[] {

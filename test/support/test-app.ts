@@ -1,10 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { pino } from "pino";
-import { type AppDependencies, createApp } from "../../src/server/app";
-import { type LoadedAssets, loadAssets } from "../../src/server/assets/manifest";
-import { loadEnv } from "../../src/server/config/env.server";
-import { createHttpServer, listen } from "../../src/server/lifecycle/http-server";
+import { type AppDependencies, createApp } from "#src/server/app";
+import { type LoadedAssets, loadAssets } from "#src/server/assets/manifest";
+import { loadEnv } from "#src/server/config/env.server";
+import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
 import path from "node:path";
 import { DIST, ROOT } from "./paths";
 import { testRoutes } from "./test-routes";

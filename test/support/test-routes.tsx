@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { Suspense, use } from "react";
-import type { LoadedRouteFile } from "../../src/server/routing/app-routes";
-import { route } from "../../src/shared/routing/config";
-import type { HeadTags, PageProps } from "../../src/shared/routing/module";
-import { notFound, redirect } from "../../src/shared/routing/signals";
+import type { LoadedRouteFile } from "#src/server/routing/app-routes";
+import { route } from "#src/shared/routing/config";
+import type { HeadTags, PageProps } from "#src/shared/routing/module";
+import { notFound, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { combineClientParts } from "../../../src/client/dev/combine-updates";
-import type { HotUpdate } from "../../../src/shared/dev/hot-protocol";
+import { combineClientParts } from "#src/client/dev/combine-updates";
+import type { HotUpdate } from "#src/shared/dev/hot-protocol";
 
 const update = (version: number, part: Partial<HotUpdate>): HotUpdate => ({
   version,

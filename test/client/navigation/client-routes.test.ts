@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { createClientRoutes } from "../../../src/client/navigation/client-routes";
-import type { RouteModule } from "../../../src/shared/routing/module";
-import { defineApp, index } from "../../../src/shared/routing/config";
+import { createClientRoutes } from "#src/client/navigation/client-routes";
+import type { RouteModule } from "#src/shared/routing/module";
+import { defineApp, index } from "#src/shared/routing/config";
 
 const config = defineApp({ root: "root/Root.tsx", notFound: "NotFound.tsx", routes: [index("Home.tsx")] });
 const moduleWith = (title: string): RouteModule => ({ default: () => null, head: () => ({ title }) });

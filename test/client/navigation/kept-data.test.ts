@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DataFreshness } from "../../../src/client/navigation/data-freshness";
-import { withKeptData } from "../../../src/client/navigation/kept-data";
-import type { RouteState } from "../../../src/shared/routing/route-state";
+import { DataFreshness } from "#src/client/navigation/data-freshness";
+import { withKeptData } from "#src/client/navigation/kept-data";
+import type { RouteState } from "#src/shared/routing/route-state";
 
 const state = (ids: string[], data: Record<string, unknown>): RouteState => ({
   pattern: "/x",

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ScrollPositions } from "../../../src/client/navigation/scroll-positions";
+import { ScrollPositions } from "#src/client/navigation/scroll-positions";
 
 /** Just enough of a browser window for the scroll positions: history, scrolling, pagehide, storage and elements by id. */
 function fakeWindow(stored: string | null = null, { storageFull = false } = {}) {

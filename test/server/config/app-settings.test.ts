@@ -1,8 +1,8 @@
 import { _default, coerce, int, object, positive } from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { EnvError, loadAppSettings } from "../../../src/server/config/env.server";
-import { defineSettings } from "../../../src/shared/routing/settings";
-import { settings as shippedSettings } from "../../../src/app/app.server";
+import { EnvError, loadAppSettings } from "#src/server/config/env.server";
+import { defineSettings } from "#src/shared/routing/settings";
+import { settings as shippedSettings } from "#src/app/app.server";
 
 const schema = () => object({ PAGE_SIZE: _default(coerce.number().check(int(), positive()), 20) });
 

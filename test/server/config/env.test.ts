@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, browserDsn, loadEnv } from "../../../src/server/config/env.server";
+import { EnvError, browserDsn, loadEnv } from "#src/server/config/env.server";
 
 describe("loadEnv", () => {
   it("fills documented defaults", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestRecord } from "../../../src/server/http/request-log";
+import type { RequestRecord } from "#src/server/http/request-log";
 import { recordingMonitoring } from "../../support/fake-monitoring";
 import { startTestApp, type TestApp } from "../../support/test-app";
 

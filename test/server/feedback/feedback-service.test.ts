@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Feedback } from "../../../src/server/feedback/feedback-form";
-import { parseFeedback } from "../../../src/server/feedback/feedback-form";
-import { createFeedbackService } from "../../../src/server/feedback/feedback-service";
+import type { Feedback } from "#src/server/feedback/feedback-form";
+import { parseFeedback } from "#src/server/feedback/feedback-form";
+import { createFeedbackService } from "#src/server/feedback/feedback-service";
 
 const EVENT_ID = "0123456789abcdef0123456789abcdef";
 

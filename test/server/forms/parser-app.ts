@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Koa from "koa";
-import { type BodyParserOptions, bodyParser } from "../../../src/server/forms/body-parser";
+import { type BodyParserOptions, bodyParser } from "#src/server/forms/body-parser";
 
 export interface ParserApp {
   port: number;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTunnel } from "../../../src/server/tunnel";
+import { createTunnel } from "#src/server/tunnel";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 let app: TestApp | undefined;

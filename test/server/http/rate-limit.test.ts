@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter } from "../../../src/server/http/rate-limit";
+import { RateLimiter } from "#src/server/http/rate-limit";
 
 describe("RateLimiter", () => {
   it("allows a burst of the per-minute limit, then refills evenly", () => {

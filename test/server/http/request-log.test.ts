@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import type { Middleware } from "koa";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestRecord } from "../../../src/server/http/request-log";
+import type { RequestRecord } from "#src/server/http/request-log";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import { testRoutes } from "../../support/test-routes";
 

@@ -2,7 +2,7 @@ import { createServer, request, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Context } from "koa";
 import { describe, expect, it } from "vitest";
-import { pipeResponse } from "../../../src/server/http/stream-response";
+import { pipeResponse } from "#src/server/http/stream-response";
 
 /** One real request whose response is handed to `handle`; resolves once the server side closes. */
 async function withResponse(handle: (res: ServerResponse) => void, destroyFirst: boolean): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest";
-import { drain } from "../../../src/server/lifecycle/graceful-shutdown";
+import { drain } from "#src/server/lifecycle/graceful-shutdown";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import { testRoutes } from "../../support/test-routes";
 

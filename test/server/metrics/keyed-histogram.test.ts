@@ -1,6 +1,6 @@
 import { Histogram, Registry } from "prom-client";
 import { expect, it } from "vitest";
-import { KeyedHistogram } from "../../../src/server/metrics/keyed-histogram";
+import { KeyedHistogram } from "#src/server/metrics/keyed-histogram";
 
 const BUCKETS = [0.005, 0.05, 0.5, 5];
 // Values on, between, below and above the bounds, for two series.

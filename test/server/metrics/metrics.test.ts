@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMetrics, type MetricsServer, startMetricsServer } from "../../../src/server/metrics";
+import { createMetrics, type MetricsServer, startMetricsServer } from "#src/server/metrics";
 
 const servers: MetricsServer[] = [];
 afterEach(async () => {

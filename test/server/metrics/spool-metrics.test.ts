@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createMetrics } from "../../../src/server/metrics";
+import { createMetrics } from "#src/server/metrics";
 
 it("exports the spool's depth, counters and circuit state, by upstream", async () => {
   const metrics = createMetrics();

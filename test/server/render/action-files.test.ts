@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { BUILD_HEADER } from "../../../src/shared/routing/data-request";
+import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 // A route with `uploads` gets the files it accepted in its action's context.

@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { RequestMonitoring } from "../../../src/server/monitoring/request-monitoring";
+import type { RequestMonitoring } from "#src/server/monitoring/request-monitoring";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import { testRoutes } from "../../support/test-routes";
 

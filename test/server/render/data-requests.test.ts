@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RequestRecord } from "../../../src/server/http/request-log";
-import { createMetrics } from "../../../src/server/metrics";
-import { BUILD_HEADER, type DataAnswer } from "../../../src/shared/routing/data-request";
+import type { RequestRecord } from "#src/server/http/request-log";
+import { createMetrics } from "#src/server/metrics";
+import { BUILD_HEADER, type DataAnswer } from "#src/shared/routing/data-request";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 // A client navigation's data request: GET /__data<path>, carrying the build id.

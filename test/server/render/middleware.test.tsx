@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoadedRouteFile } from "../../../src/server/routing/app-routes";
-import { route } from "../../../src/shared/routing/config";
-import { Outlet } from "../../../src/shared/navigation/Outlet";
-import type { ErrorBoundaryProps, PageProps } from "../../../src/shared/routing/module";
-import { requestValue } from "../../../src/shared/routing/request";
-import { httpError, redirect } from "../../../src/shared/routing/signals";
+import type { LoadedRouteFile } from "#src/server/routing/app-routes";
+import { route } from "#src/shared/routing/config";
+import { Outlet } from "#src/shared/navigation/Outlet";
+import type { ErrorBoundaryProps, PageProps } from "#src/shared/routing/module";
+import { requestValue } from "#src/shared/routing/request";
+import { httpError, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
 import { startTestApp, type TestApp } from "../../support/test-app";
 

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../../src/shared/document/payload";
-import { serializeForScript } from "../../../src/shared/document/serialize";
-import type { RouteState } from "../../../src/shared/routing/route-state";
-import { payloadScript } from "../../../src/server/render/payload-script";
+import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "#src/shared/document/payload";
+import { serializeForScript } from "#src/shared/document/serialize";
+import type { RouteState } from "#src/shared/routing/route-state";
+import { payloadScript } from "#src/server/render/payload-script";
 
 const config: RuntimeConfig = {
   sentryDsn: null,

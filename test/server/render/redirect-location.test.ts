@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_HEADER } from "../../../src/shared/routing/data-request";
+import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { recordingMonitoring } from "../../support/fake-monitoring";
 import { startTestApp, type TestApp } from "../../support/test-app";
 

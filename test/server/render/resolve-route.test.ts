@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { resolveRoute } from "../../../src/server/render/resolve-route";
-import { createAppRoutes, type LoadedRouteFile } from "../../../src/server/routing/app-routes";
-import { defineApp, route } from "../../../src/shared/routing/config";
-import type { ServerRouteModule } from "../../../src/shared/routing/module";
-import type { RequestContext } from "../../../src/shared/routing/request";
-import { notFound, redirect } from "../../../src/shared/routing/signals";
+import { resolveRoute } from "#src/server/render/resolve-route";
+import { createAppRoutes, type LoadedRouteFile } from "#src/server/routing/app-routes";
+import { defineApp, route } from "#src/shared/routing/config";
+import type { ServerRouteModule } from "#src/shared/routing/module";
+import type { RequestContext } from "#src/shared/routing/request";
+import { notFound, redirect } from "#src/shared/routing/signals";
 
 const Page = () => null;
 

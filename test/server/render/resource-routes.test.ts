@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoadedRouteFile } from "../../../src/server/routing/app-routes";
-import { route } from "../../../src/shared/routing/config";
-import { httpError } from "../../../src/shared/routing/signals";
+import type { LoadedRouteFile } from "#src/server/routing/app-routes";
+import { route } from "#src/shared/routing/config";
+import { httpError } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
 import { DIST } from "../../support/paths";
 import { send } from "../../support/raw-http";

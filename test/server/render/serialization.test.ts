@@ -1,7 +1,7 @@
 import vm from "node:vm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PAYLOAD_GLOBAL, type DocumentPayload } from "../../../src/shared/document/payload";
-import { serializeForScript } from "../../../src/shared/document/serialize";
+import { PAYLOAD_GLOBAL, type DocumentPayload } from "#src/shared/document/payload";
+import { serializeForScript } from "#src/shared/document/serialize";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import { EVIL, testRoutes } from "../../support/test-routes";
 

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { createElement, Suspense, use } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { streamDocument } from "../../../src/server/render/stream-document";
+import { streamDocument } from "#src/server/render/stream-document";
 
 afterEach(() => {
   vi.useRealTimers();

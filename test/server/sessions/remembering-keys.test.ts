@@ -1,6 +1,6 @@
 import Keygrip from "keygrip";
 import { describe, expect, it } from "vitest";
-import { rememberingKeys } from "../../../src/server/sessions/remembering-keys";
+import { rememberingKeys } from "#src/server/sessions/remembering-keys";
 
 const OLD = "an-old-secret-of-at-least-32-characters!!";
 const NEW = "a-new-secret-of-at-least-32-characters!!!";

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SESSION_COOKIE } from "../../../src/server/sessions/sessions";
+import { SESSION_COOKIE } from "#src/server/sessions/sessions";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 const SECRET = "first-secret-that-is-long-enough-000000";

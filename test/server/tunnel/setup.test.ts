@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createTunnel, TUNNEL_DEFAULTS } from "../../../src/server/tunnel";
+import { createTunnel, TUNNEL_DEFAULTS } from "#src/server/tunnel";
 import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
 import { envelope, send, startTunnel } from "./harness";
 

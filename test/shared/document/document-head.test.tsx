@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { Document } from "../../../src/shared/document/Document";
+import { Document } from "#src/shared/document/Document";
 
 const render = (head: Parameters<typeof Document>[0]["head"]) =>
   renderToStaticMarkup(

@@ -1,7 +1,7 @@
 import vm from "node:vm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { serializeForScript } from "../../../src/shared/document/serialize";
+import { serializeForScript } from "#src/shared/document/serialize";
 
 // What a browser reads back from a string written into a UTF-8 page: lone surrogates become U+FFFD.
 const asUtf8Page = (text: string) => Buffer.from(text, "utf8").toString("utf8");

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fragmentId, navigationTarget } from "../../../src/shared/navigation/navigation-target";
+import { fragmentId, navigationTarget } from "#src/shared/navigation/navigation-target";
 
 const BASE = "https://shop.example/feedback?x=1#top";
 const ORIGIN = "https://shop.example";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { headOf, mergeHead } from "../../../src/shared/routing/head";
-import type { RouteModule } from "../../../src/shared/routing/module";
-import type { RouteState } from "../../../src/shared/routing/route-state";
+import { headOf, mergeHead } from "#src/shared/routing/head";
+import type { RouteModule } from "#src/shared/routing/module";
+import type { RouteState } from "#src/shared/routing/route-state";
 
 describe("head tags", () => {
   it("merge along the chain: the deepest title, description and each meta tag win", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineApp, index, route } from "../../../src/shared/routing/config";
-import { RouteTable } from "../../../src/shared/routing/route-table";
+import { defineApp, index, route } from "#src/shared/routing/config";
+import { RouteTable } from "#src/shared/routing/route-table";
 
 const table = new RouteTable(
   defineApp({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDsn, sameDsn } from "../../../src/shared/sentry/dsn";
+import { parseDsn, sameDsn } from "#src/shared/sentry/dsn";
 
 describe("parseDsn", () => {
   it("parses a SaaS DSN with a region", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { scrubBreadcrumb, scrubEvent, withoutQuery } from "../../../src/shared/sentry/private-urls";
+import { scrubBreadcrumb, scrubEvent, withoutQuery } from "#src/shared/sentry/private-urls";
 
 describe("withoutQuery", () => {
   it("keeps origin and path only", () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { NotFoundSignal, RedirectSignal } from "../../../src/shared/routing/signals";
+import { NotFoundSignal, RedirectSignal } from "#src/shared/routing/signals";
 import {
   dropRedirectSignals,
   isNotFoundTransaction,
   isRedirectSignalEvent,
   NOT_FOUND_ROUTE,
   transactionName,
-} from "../../../src/shared/sentry/reporting-rules";
+} from "#src/shared/sentry/reporting-rules";
 
 const errorEvent = (type: string) => ({ exception: { values: [{ type, value: "x" }] } });
 

@@ -1,7 +1,7 @@
 import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
-import { encodeLines } from "../../../../src/server/render/deferred/deferred-lines";
-import { DeferredError, decodeDeferred } from "../../../../src/shared/deferred/deferred-data";
+import { encodeLines } from "#src/server/render/deferred/deferred-lines";
+import { DeferredError, decodeDeferred } from "#src/shared/deferred/deferred-data";
 
 /** What the browser's decoder makes of the lines. */
 async function decoded(lines: string[]): Promise<unknown> {

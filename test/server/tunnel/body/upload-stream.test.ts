@@ -4,9 +4,9 @@ import { connect, type AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { setImmediate as tick } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
-import { HeldBytes } from "../../../../src/server/tunnel/body/body-copy";
-import { ClientBody } from "../../../../src/server/tunnel/body/body-limit";
-import { BodyTooLargeError, ClientAbortedError } from "../../../../src/server/tunnel/errors";
+import { HeldBytes } from "#src/server/tunnel/body/body-copy";
+import { ClientBody } from "#src/server/tunnel/body/body-limit";
+import { BodyTooLargeError, ClientAbortedError } from "#src/server/tunnel/errors";
 
 // A stand-in for the visitor's request: chunks arrive when the test pushes them.
 const clientRequest = () => new Readable({ read() {} });

@@ -1,12 +1,12 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { parseDsn } from "../../../../src/shared/sentry/dsn";
-import { compileAllowlist } from "../../../../src/server/tunnel/check/allowlist";
-import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "../../../../src/server/tunnel/check/envelope-header";
-import { MalformedRequestError } from "../../../../src/server/tunnel/errors";
-import { PrefixDecoder } from "../../../../src/server/tunnel/check/prefix-decoder";
-import { parseTunnelQuery } from "../../../../src/server/tunnel/check/query";
-import { queryMatchesDsn, upstreamFor, upstreamLabels } from "../../../../src/server/tunnel/check/upstream-url";
+import { parseDsn } from "#src/shared/sentry/dsn";
+import { compileAllowlist } from "#src/server/tunnel/check/allowlist";
+import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "#src/server/tunnel/check/envelope-header";
+import { MalformedRequestError } from "#src/server/tunnel/errors";
+import { PrefixDecoder } from "#src/server/tunnel/check/prefix-decoder";
+import { parseTunnelQuery } from "#src/server/tunnel/check/query";
+import { queryMatchesDsn, upstreamFor, upstreamLabels } from "#src/server/tunnel/check/upstream-url";
 
 function reader(chunks: Buffer[]) {
   const queue = [...chunks];

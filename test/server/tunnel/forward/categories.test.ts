@@ -1,6 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { envelopeCategories, MAX_DECODED_CATEGORY_BYTES } from "../../../../src/server/tunnel/forward/categories";
+import { envelopeCategories, MAX_DECODED_CATEGORY_BYTES } from "#src/server/tunnel/forward/categories";
 
 describe("envelopeCategories", () => {
   const envelope = '{"dsn":"x"}\n{"type":"event"}\n{"a":1}\n{"type":"attachment","length":5}\n12\n45\n{"type":"client_report"}\n{}\n';

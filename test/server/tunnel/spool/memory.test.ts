@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createTunnel } from "../../../../src/server/tunnel";
-import { BodyCopy, HeldBytes } from "../../../../src/server/tunnel/body/body-copy";
+import { createTunnel } from "#src/server/tunnel";
+import { BodyCopy, HeldBytes } from "#src/server/tunnel/body/body-copy";
 import { open, responseOf, send, until } from "../harness";
 import { datedEnvelope, sharedFakeIngest, spoolDir, spoolOptions, startSpoolingTunnel, withoutSentAt } from "./spool-harness";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FakeResponse } from "../../../support/fake-ingest";
-import type { SpoolStore } from "../../../../src/server/tunnel/spool";
+import type { SpoolStore } from "#src/server/tunnel/spool";
 import { until } from "../harness";
 import { datedEnvelope, sentAtOf, sharedFakeIngest, tunnelOverSpool } from "./spool-harness";
 

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
-import { type SpoolOptions, SpoolStore } from "../../../../src/server/tunnel/spool";
-import type { SpoolEntry } from "../../../../src/server/tunnel/spool/types";
-import type { TunnelOptions } from "../../../../src/server/tunnel/options";
+import { type SpoolOptions, SpoolStore } from "#src/server/tunnel/spool";
+import type { SpoolEntry } from "#src/server/tunnel/spool/types";
+import type { TunnelOptions } from "#src/server/tunnel/options";
 import { startTunnel, type TunnelServer } from "../harness";
 
 /** A fresh spool directory; remove() deletes it. */

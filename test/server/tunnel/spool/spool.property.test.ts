@@ -3,8 +3,8 @@ import { brotliCompressSync, brotliDecompressSync, deflateSync, gunzipSync, gzip
 import fc from "fast-check";
 import Koa from "koa";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { healthChecks } from "../../../../src/server/http/health";
-import { createTunnel, type Tunnel } from "../../../../src/server/tunnel";
+import { healthChecks } from "#src/server/http/health";
+import { createTunnel, type Tunnel } from "#src/server/tunnel";
 import { probeEventLoop } from "../../../support/event-loop-probe";
 import { type FakeIngest, type FakeResponse, startFakeIngest } from "../../../support/fake-ingest";
 import { open, type PostOptions, responseOf, until } from "../harness";

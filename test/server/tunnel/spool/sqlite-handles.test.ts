@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { SpoolStore } from "../../../../src/server/tunnel/spool";
+import { SpoolStore } from "#src/server/tunnel/spool";
 import { spoolDir, spoolEntry } from "./spool-harness";
 
 setFlagsFromString("--expose-gc");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay } from "../../../../src/server/tunnel/spool/backoff";
-import { Circuit } from "../../../../src/server/tunnel/spool/circuit";
-import { UpstreamRateLimits } from "../../../../src/server/tunnel/spool/rate-limits";
-import { withSentAtMovedForward } from "../../../../src/server/tunnel/spool/sent-at";
+import { backoffDelay } from "#src/server/tunnel/spool/backoff";
+import { Circuit } from "#src/server/tunnel/spool/circuit";
+import { UpstreamRateLimits } from "#src/server/tunnel/spool/rate-limits";
+import { withSentAtMovedForward } from "#src/server/tunnel/spool/sent-at";
 
 describe("withSentAtMovedForward", () => {
   it("moves only the header's sent_at, leaving every other byte as it was", () => {
