@@ -14,8 +14,12 @@ import { BROWSER_UA, OUT, ROOT, runWorker, startHelper, startServer } from "./li
 import { fmt, medianRun, target } from "./lib/stats.mjs";
 
 // What each earlier build is: the last commit before the app platform, the last before the
-// request context and sessions. BENCH_BASELINE_REV (comma separated) compares with others.
-const BASELINES = { "98c3d41": "the build before the app platform", "3425102": "the build before the request context and sessions" };
+// request context and sessions, the last before deferred data and fetchers. BENCH_BASELINE_REV (comma separated) compares with others.
+const BASELINES = {
+  "98c3d41": "the build before the app platform",
+  "3425102": "the build before the request context and sessions",
+  d9feddf: "the build before deferred data and fetchers",
+};
 const BASELINE_REVS = process.env.BENCH_BASELINE_REV?.split(",") ?? Object.keys(BASELINES);
 
 /** That revision's sources (git archive, so no worktree is registered) and its production build, kept between runs. */
