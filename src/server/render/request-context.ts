@@ -36,6 +36,8 @@ export class PageRequestContext implements RequestContext {
   #session: Session | undefined;
   /** koa-session's session, kept from first use: after `clear()` it is what still commits the removal. */
   #sessionHandle: KoaSession | undefined;
+  /** Set by `set` and `clear`: a session only read is not committed (koa-session would hash it again to find it unchanged). */
+  #sessionChanged = false;
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
 
@@ -110,7 +112,7 @@ export class PageRequestContext implements RequestContext {
 
   /** Writes the session's cookie when the session was used and changed; before any header is sent. */
   commit(): Promise<void> | undefined {
-    return this.#sessionHandle?.manuallyCommit();
+    return this.#sessionChanged ? this.#sessionHandle?.manuallyCommit() : undefined;
   }
 
   #makeCookies(): RequestCookies {
@@ -143,10 +145,12 @@ export class PageRequestContext implements RequestContext {
     return {
       get: <Value>(key: string) => current()?.[key] as Value | undefined,
       set: (key, value) => {
+        this.#sessionChanged = true;
         const session = current();
         if (session) session[key] = value;
       },
       clear: () => {
+        this.#sessionChanged = true;
         current();
         ctx.session = null;
       },

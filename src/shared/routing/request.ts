@@ -29,6 +29,7 @@ export interface RequestCookies {
 /** The visitor's session: a signed cookie, read on first use only. */
 export interface Session {
   get: <Value = unknown>(key: string) => Value | undefined;
+  /** Saves a value: the session is written only when `set` or `clear` was called (a value changed in place is not saved). */
   set: (key: string, value: unknown) => void;
   /** Ends the session: its cookie is removed. */
   clear: () => void;
