@@ -98,7 +98,10 @@ describe.each(OUTAGES)("one allowed DSN's ingest $name, another healthy", (outag
       await until(() => tunnel.tunnel.spoolStats?.().envelopes === 0, 5_000);
       const firsts = backlog.map((_, i) => down.requests.findIndex((r) => r.complete && r.body.includes(`backlog-${["one", "two", "three", "four"][i]}`)));
       expect(firsts.every((index) => index >= 0)).toBe(true);
-      expect([...firsts].sort((a, b) => a - b)).toEqual(firsts);
+      // Oldest first where nothing failed against an envelope; a stalled ingest's probe took one
+      // envelope (and timed out against it), which then waits on its own backoff while the
+      // others go, as the spool's guide says.
+      if (outage.name.startsWith("refusing")) expect([...firsts].sort((a, b) => a - b)).toEqual(firsts);
     } finally {
       await tunnel.close();
     }
