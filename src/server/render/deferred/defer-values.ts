@@ -20,8 +20,10 @@ function deferValues(
   report: (error: unknown) => string | undefined,
   exposeErrors: boolean,
 ): Record<string, unknown> | null {
-  const copies = new Map<Record<string, unknown>, Record<string, unknown>>();
+  // Made on the first deferred value: most pages have none, and pay for no map.
+  let copies: Map<Record<string, unknown>, Record<string, unknown>> | undefined;
   const found = forEachDeferred(data, (routeData, key, value) => {
+    copies ??= new Map();
     let copy = copies.get(routeData);
     if (!copy) {
       copy = { ...routeData };
@@ -34,7 +36,7 @@ function deferValues(
       throw new DeferredError(routeError(error, exposeErrors, eventId));
     });
   });
-  if (!found) return null;
+  if (!found || !copies) return null;
   const deferred: Record<string, unknown> = {};
   for (const [id, routeData] of Object.entries(data)) deferred[id] = copies.get(routeData as Record<string, unknown>) ?? routeData;
   return deferred;
