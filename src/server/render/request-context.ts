@@ -12,9 +12,7 @@ import type {
   UploadedFile,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
-
-/** koa-session's session object: the values, and its commit. */
-type KoaSession = Record<string, unknown> & { manuallyCommit(): Promise<void> };
+import { readSession, type SessionValues, saveSession } from "../sessions/sessions";
 
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
@@ -34,9 +32,9 @@ export class PageRequestContext implements RequestContext {
   readonly #url: () => URL;
   #cookies: RequestCookies | undefined;
   #session: Session | undefined;
-  /** koa-session's session, kept from first use: after `clear()` it is what still commits the removal. */
-  #sessionHandle: KoaSession | undefined;
-  /** Set by `set` and `clear`: a session only read is not committed (koa-session would hash it again to find it unchanged). */
+  /** The session's values, read from its cookie on first use. */
+  #sessionValues: SessionValues | undefined;
+  /** Set by `set` and `clear`: a session only read is not written. */
   #sessionChanged = false;
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
@@ -112,7 +110,7 @@ export class PageRequestContext implements RequestContext {
 
   /** Writes the session's cookie when the session was used and changed; before any header is sent. */
   commit(): Promise<void> | undefined {
-    return this.#sessionChanged ? this.#sessionHandle?.manuallyCommit() : undefined;
+    return this.#sessionChanged && this.#sessionValues ? saveSession(this.#ctx, this.#sessionValues) : undefined;
   }
 
   #makeCookies(): RequestCookies {
@@ -136,23 +134,20 @@ export class PageRequestContext implements RequestContext {
   #makeSession(): Session {
     if (!("session" in this.#ctx)) throw new Error("sessions are not set up on this app (createApp installs them)");
     this.personal = true;
-    const ctx = this.#ctx as Context & { session: KoaSession | null };
     // Read (and the cookie checked) on first use, not when a route merely names `session`.
     const current = () => {
-      this.#sessionHandle ??= ctx.session ?? undefined;
-      return ctx.session;
+      this.#sessionValues ??= readSession(this.#ctx);
+      return this.#sessionValues;
     };
     return {
-      get: <Value>(key: string) => current()?.[key] as Value | undefined,
+      get: <Value>(key: string) => current()[key] as Value | undefined,
       set: (key, value) => {
         this.#sessionChanged = true;
-        const session = current();
-        if (session) session[key] = value;
+        current()[key] = value;
       },
       clear: () => {
         this.#sessionChanged = true;
-        current();
-        ctx.session = null;
+        this.#sessionValues = Object.create(null) as SessionValues;
       },
     };
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
-import { route } from "#src/shared/routing/config";
 import { Outlet } from "#src/shared/navigation/Outlet";
+import { route } from "#src/shared/routing/config";
 import type { ErrorBoundaryProps, PageProps } from "#src/shared/routing/module";
 import type { RequestContext } from "#src/shared/routing/request";
 import { httpError, redirect } from "#src/shared/routing/signals";
@@ -77,6 +77,19 @@ const files: Record<string, LoadedRouteFile> = {
         }),
     },
   },
+  "t/session.tsx": {
+    module: { default: Show },
+    server: {
+      load: ({ session }) => ({ name: session.get("name") ?? null, constructor: session.get("constructor") ?? null, proto: session.get("__proto__") ?? null }),
+      // A new session in place of the old one: the values set after clear() are what is kept.
+      action: ({ session, body }) => {
+        const { name } = body as { name: string };
+        session.clear();
+        if (name) session.set("name", name);
+        return redirect("/t/session", 303);
+      },
+    },
+  },
   "t/cached.tsx": {
     module: { default: Show },
     server: { load: () => "the same for everybody", headers: { "Cache-Control": "public, max-age=60" } },
@@ -94,6 +107,7 @@ const routes = await loadAppRoutes({
       route("forbidden", "t/forbidden.tsx"),
       route("created", "t/created.tsx"),
       route("cookie-redirect", "t/cookie-redirect.tsx"),
+      route("session", "t/session.tsx"),
       route("cached", "t/cached.tsx"),
       route("cached-personal", "t/cached-personal.tsx"),
     ]),
@@ -149,6 +163,35 @@ describe("the request context", () => {
     expect(response.status).toBe(201);
     const data = await (await dataOf("/t/created")).json();
     expect(data).toMatchObject({ kind: "state", status: 201 });
+  });
+});
+
+describe("the session of the request context", () => {
+  const sessionData = async (cookie: string) =>
+    (await (await dataOf("/t/session", { headers: { Cookie: cookie } })).json()).state.data["t/session"];
+  const submit = (name: string, cookie = "") =>
+    fetch(`${app.url}/t/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body: new URLSearchParams({ name }),
+      redirect: "manual",
+    });
+  const cookiesOf = (response: Response) =>
+    response.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+
+  // `constructor` stays null: the values have no prototype whose members a key could name.
+  it("keeps what is set after clear(), and removes the cookie when clear() leaves nothing", async () => {
+    const first = await submit("Ada");
+    expect(first.status).toBe(303);
+    const ada = cookiesOf(first);
+    expect(await sessionData(ada)).toEqual({ name: "Ada", constructor: null, proto: null });
+    const renamed = cookiesOf(await submit("Grace", ada));
+    expect(await sessionData(renamed)).toEqual({ name: "Grace", constructor: null, proto: null });
+    const ended = await submit("", renamed);
+    expect(ended.headers.getSetCookie()[0]).toMatch(/^outpost\.session=; path=\/; expires=Thu, 01 Jan 1970/);
   });
 });
 
