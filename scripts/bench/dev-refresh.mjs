@@ -52,7 +52,8 @@ export async function devRefresh({ edits }) {
     const startMs = performance.now() - started;
     browser = await launchChromium();
     const results = [];
-    for (const page of pages) results.push({ name: page.name, ...(await timeEdits(browser, `http://127.0.0.1:${port}`, page, edits)) });
+    const readyLines = () => output.split("[dev] rebuilt in").length - 1;
+    for (const page of pages) results.push({ name: page.name, ...(await timeEdits(browser, `http://127.0.0.1:${port}`, page, edits, readyLines)) });
     return { startMs, pages: results };
   } finally {
     await browser?.close();
@@ -71,8 +72,12 @@ function editor({ file, text }) {
   return { setText, restore: () => setText(text) };
 }
 
-async function timeEdits(browser, origin, page, edits) {
+async function timeEdits(browser, origin, page, edits, readyLines) {
   const tab = await browser.browser.newPage();
+  // Said when the page never hydrates: what the browser reported is why.
+  const problems = [];
+  tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  tab.on("console", (message) => message.type() === "error" && problems.push(`console: ${message.text()}`));
   // The last page's edits may still be restarting the server (refused connections meanwhile).
   for (const deadline = performance.now() + 20_000; ; await sleep(250)) {
     try {
@@ -82,7 +87,9 @@ async function timeEdits(browser, origin, page, edits) {
       if (performance.now() > deadline) throw error;
     }
   }
-  await tab.waitForSelector("html[data-hydrated=true]");
+  await tab.waitForSelector("html[data-hydrated=true]").catch((error) => {
+    throw new Error(`${page.url} never hydrated in the dev server:\n${problems.join("\n") || "(the browser reported nothing)"}`, { cause: error });
+  });
   await tab.evaluate(() => Object.assign(window, { benchPage: true }));
   const samples = [];
   let reloads = 0;
@@ -93,9 +100,13 @@ async function timeEdits(browser, origin, page, edits) {
     await tab.evaluate(stampChange, { selector: page.selector, text, title: page.title });
     // Both clocks are wall-clock milliseconds on this machine.
     const written = performance.timeOrigin + performance.now();
+    const restarts = readyLines();
     page.setText(text);
     const changedAt = await tab.evaluate(() => window.benchChanged);
     samples.push(changedAt - written);
+    // The edit also restarts the server (its half of the route changed): a page opened while
+    // that runs would have a request cut off, so the next step waits for its ready line.
+    for (const deadline = performance.now() + 5_000; readyLines() === restarts && performance.now() < deadline; ) await sleep(20);
     if (!(await tab.evaluate(() => window.benchPage === true))) {
       reloads++;
       await tab.evaluate(() => Object.assign(window, { benchPage: true }));
