@@ -19,11 +19,14 @@ function originOf(protocol: string, host: string): string | null {
 }
 
 // A site answers a handful of hosts: each one's origin is worked out once. Bounded, so a client
-// sending a new Host every time only keeps the map small.
+// sending a new Host every time only keeps the map small. The last one is kept beside the map:
+// nearly every request asks for the same host as the one before.
 const KNOWN_ORIGINS_MAX = 64;
 const knownOrigins = new Map<string, string | null>();
+let last = { protocol: "", host: "", origin: null as string | null };
 
 function cachedOriginOf(protocol: string, host: string): string | null {
+  if (host === last.host && protocol === last.protocol) return last.origin;
   const key = `${protocol} ${host}`;
   let origin = knownOrigins.get(key);
   if (origin === undefined) {
@@ -31,7 +34,14 @@ function cachedOriginOf(protocol: string, host: string): string | null {
     if (knownOrigins.size >= KNOWN_ORIGINS_MAX) knownOrigins.clear();
     knownOrigins.set(key, origin);
   }
+  last = { protocol, host, origin };
   return origin;
+}
+
+/** The first of a header's comma-joined values (Node joins a repeated X-Forwarded-Host), trimmed. */
+function firstValue(value: string): string {
+  const comma = value.indexOf(",");
+  return (comma < 0 ? value : value.slice(0, comma)).trim();
 }
 
 /** Why the request's URL cannot be built, in words safe to answer with; undefined when it can. */
@@ -39,9 +49,12 @@ function problemOf(ctx: Context): string | undefined {
   const forwarded = ctx.app.proxy;
   const protocol = ctx.protocol;
   if (protocol !== "http" && protocol !== "https") return "Malformed X-Forwarded-Proto header";
-  const hostHeader = forwarded && ctx.get("X-Forwarded-Host") ? "X-Forwarded-Host" : "Host";
+  const { headers } = ctx.req;
+  const forwardedValue = forwarded ? headers["x-forwarded-host"] : undefined;
+  const forwardedHost = Array.isArray(forwardedValue) ? forwardedValue.join(",") : forwardedValue;
+  const hostHeader = forwardedHost ? "X-Forwarded-Host" : "Host";
   // The header itself, not Koa's `ctx.host`, which drops a user part a Host must not have.
-  const host = ctx.get(hostHeader).split(",", 1)[0]?.trim() ?? "";
+  const host = firstValue(forwardedHost || headers.host || "");
   if (!host) return `Missing ${hostHeader} header`;
   if (!ctx.path.startsWith("/")) return "Malformed request target";
   const origin = cachedOriginOf(protocol, host);
