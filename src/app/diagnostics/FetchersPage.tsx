@@ -5,14 +5,17 @@ export const head = (): HeadTags => ({ title: "Fetchers · Diagnostics · Outpos
 
 function Counter({ name, value }: { name: "a" | "b"; value: number }) {
   const fetcher = useFetcher<{ counter: string; value: number }>();
-  // Optimistic: the submitted increment shows until the page's data has it.
-  const shown = fetcher.formData ? value + 1 : value;
+  // Optimistic: the value submitted shows until the page's data has it. Read from the form, not
+  // added to the page's value: another fetcher's revalidation may already have brought that up.
+  const submitted = fetcher.formData?.get("next");
+  const shown = typeof submitted === "string" ? Number(submitted) : value;
   return (
     <section className="counter" data-counter={name}>
       <h2>{`Counter ${name.toUpperCase()}`}</h2>
       <output id={`counter-${name}`}>{shown}</output>
       <fetcher.Form>
         <input type="hidden" name="counter" value={name} />
+        <input type="hidden" name="next" value={value + 1} />
         <button type="submit" id={`inc-${name}`}>
           +1
         </button>
