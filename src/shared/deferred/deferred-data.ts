@@ -46,8 +46,9 @@ export const decodeDeferred = (type: string, value?: unknown): { value: unknown 
   return type === PLAIN_TAG ? { value } : undefined;
 };
 
+// An object first: most loader values are strings and numbers, whose `then` lookup would walk their prototypes.
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | null)?.then === "function";
+  return typeof value === "object" && value !== null && typeof (value as PromiseLike<unknown>).then === "function";
 }
 
 /**
@@ -59,7 +60,8 @@ export function forEachDeferred(
   each: (routeData: Record<string, unknown>, key: string, value: PromiseLike<unknown>) => void,
 ): boolean {
   let found = false;
-  for (const routeData of Object.values(data)) {
+  for (const id in data) {
+    const routeData = data[id];
     if (typeof routeData !== "object" || routeData === null || Array.isArray(routeData)) continue;
     const record = routeData as Record<string, unknown>;
     for (const key in record) {
