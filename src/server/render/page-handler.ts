@@ -54,7 +54,7 @@ function cachePolicy(ctx: Context, { personal, routeHeaders, status }: PageRende
   // A route's cache policy is for its page, not for an error shown in its place.
   if (status !== 200) ctx.set("Cache-Control", "no-cache");
   if (!personal) return;
-  ctx.set("Cache-Control", "private, no-store");
+  ctx.res.setHeader("Cache-Control", "private, no-store");
   ctx.vary("Cookie");
 }
 

@@ -4,6 +4,7 @@ import type Koa from "koa";
 import type { Context } from "koa";
 import createSession from "koa-session";
 import type { Logger } from "../logger";
+import { rememberedSession, rememberSession } from "./remembered-sessions";
 import { rememberingKeys } from "./remembering-keys";
 
 /** The session cookie's name. */
@@ -64,26 +65,37 @@ export function installSessions(app: Koa, secrets: readonly string[], logger: Lo
  * The session's values from its signed cookie, as koa-session wrote them; empty for no cookie, a
  * bad signature, garbage or an expired session. Read here rather than through koa-session, whose
  * per-request session objects and change hash cost a page that only reads more than the read
- * itself (docs/decisions/0033-session-read-path.md).
+ * itself; and a header read before is not read again (docs/decisions/0033-session-read-path.md).
  */
 export function readSession(ctx: Context): SessionValues {
   const values: SessionValues = Object.create(null);
+  const header = ctx.req.headers.cookie;
+  const known = rememberedSession(ctx.app, header);
+  if (known) return Object.assign(values, known);
+  const stored = storedSession(ctx);
+  if (!stored) return values;
+  // koa-session's own fields start with "_" (its expiry and max age); it never stores such keys.
+  for (const key of Object.keys(stored)) if (!key.startsWith("_")) values[key] = stored[key];
+  rememberSession(ctx.app, header, { ...values }, typeof stored._expire === "number" ? stored._expire : undefined);
+  return values;
+}
+
+/** The signed session cookie's stored object, checked in full; undefined when there is none to use. */
+function storedSession(ctx: Context): SessionValues | undefined {
   const cookie = ctx.cookies.get(SESSION_COOKIE, { signed: true });
-  if (!cookie) return values;
+  if (!cookie) return undefined;
   let stored: SessionValues;
   try {
     stored = decode(cookie);
   } catch (error) {
     debug("session cookie unreadable: %s", (error as Error).message);
-    return values;
+    return undefined;
   }
   if (typeof stored._expire === "number" && stored._expire < Date.now()) {
     debug("session cookie expired");
-    return values;
+    return undefined;
   }
-  // koa-session's own fields start with "_" (its expiry and max age); it never stores such keys.
-  for (const key of Object.keys(stored)) if (!key.startsWith("_")) values[key] = stored[key];
-  return values;
+  return stored;
 }
 
 /** Writes the session's cookie with koa-session, or removes it when no value is left. */

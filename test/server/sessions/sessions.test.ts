@@ -94,6 +94,15 @@ describe("the session", () => {
     expect(quietLogs(app, before)).toEqual([]);
   });
 
+  it("reads a session sent again under the same header without a second look, until it expires", async () => {
+    const cookie = signed(SESSION_COOKIE, sessionValue({ visits: 9, _expire: Date.now() + 400, _maxAge: 400 }));
+    expect(visitsOf(await (await page(cookie)).text())).toBe(10);
+    expect(visitsOf(await (await page(cookie)).text())).toBe(10);
+    // Remembered, but not past its expiry: the same header is an empty session then.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(visitsOf(await (await page(cookie)).text())).toBe(1);
+  });
+
   it("rotates secrets: the first signs, every one verifies", async () => {
     const old = cookieHeader(await page());
     const rotated = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true", SESSION_SECRET: `${NEXT_SECRET},${SECRET}` });
