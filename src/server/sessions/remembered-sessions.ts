@@ -30,7 +30,7 @@ export function rememberedSession(app: Koa, header: string | undefined): Record<
   return known.values;
 }
 
-/** Remembers a session found valid under this Cookie header, if its values are all plain. */
+/** Remembers (a copy of) a session found valid under this Cookie header, if its values are all plain. */
 export function rememberSession(app: Koa, header: string | undefined, values: Record<string, unknown>, expires: number | undefined): void {
   if (header === undefined || header.length > MAX_HEADER_CHARS) return;
   for (const key in values) {
@@ -43,5 +43,5 @@ export function rememberSession(app: Koa, header: string | undefined, values: Re
     rememberedByApp.set(app, remembered);
   }
   if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-  remembered.set(header, { values: values as Remembered["values"], expires });
+  remembered.set(header, { values: { ...values } as Remembered["values"], expires });
 }

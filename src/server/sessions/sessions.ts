@@ -76,7 +76,7 @@ export function readSession(ctx: Context): SessionValues {
   if (!stored) return values;
   // koa-session's own fields start with "_" (its expiry and max age); it never stores such keys.
   for (const key of Object.keys(stored)) if (!key.startsWith("_")) values[key] = stored[key];
-  rememberSession(ctx.app, header, { ...values }, typeof stored._expire === "number" ? stored._expire : undefined);
+  rememberSession(ctx.app, header, values, typeof stored._expire === "number" ? stored._expire : undefined);
   return values;
 }
 

@@ -90,6 +90,21 @@ const files: Record<string, LoadedRouteFile> = {
       },
     },
   },
+  "t/session-list.tsx": {
+    module: { default: Show },
+    server: {
+      // Changes the stored list in place, without set(): the next request must not see that.
+      load: ({ session }) => {
+        const list = session.get<string[]>("list") ?? [];
+        list.push("seen");
+        return list;
+      },
+      action: ({ session }) => {
+        session.set("list", ["stored"]);
+        return redirect("/t/session-list", 303);
+      },
+    },
+  },
   "t/cached.tsx": {
     module: { default: Show },
     server: { load: () => "the same for everybody", headers: { "Cache-Control": "public, max-age=60" } },
@@ -108,6 +123,7 @@ const routes = await loadAppRoutes({
       route("created", "t/created.tsx"),
       route("cookie-redirect", "t/cookie-redirect.tsx"),
       route("session", "t/session.tsx"),
+      route("session-list", "t/session-list.tsx"),
       route("cached", "t/cached.tsx"),
       route("cached-personal", "t/cached-personal.tsx"),
     ]),
@@ -192,6 +208,15 @@ describe("the session of the request context", () => {
     expect(await sessionData(renamed)).toEqual({ name: "Grace", constructor: null, proto: null });
     const ended = await submit("", renamed);
     expect(ended.headers.getSetCookie()[0]).toMatch(/^outpost\.session=; path=\/; expires=Thu, 01 Jan 1970/);
+  });
+
+  it("never shares a value that is an object between requests, even under the same Cookie header", async () => {
+    const stored = await fetch(`${app.url}/t/session-list`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "x=1", redirect: "manual" });
+    const cookie = cookiesOf(stored);
+    for (let i = 0; i < 2; i++) {
+      const data = await (await dataOf("/t/session-list", { headers: { Cookie: cookie } })).json();
+      expect(data.state.data["t/session-list"]).toEqual(["stored", "seen"]);
+    }
   });
 });
 
