@@ -8,7 +8,7 @@ import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
 import { bodyParser } from "./forms/body-parser";
-import { clientLeftMidRequest } from "./http/client-left";
+import { clientLeft } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
@@ -62,7 +62,7 @@ export function createApp(deps: AppDependencies): Koa {
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
-    if (ctx && clientLeftMidRequest(ctx)) {
+    if (ctx && clientLeft(ctx)) {
       const code = (error as { code?: unknown } | null)?.code;
       logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
       return;
@@ -81,7 +81,9 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
-  app.use(publicFiles(deps.publicDir));
+  app.use(
+    publicFiles(deps.publicDir, { table: deps.routes.table, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES, tunnelPath: env.SENTRY_TUNNEL_PATH }),
+  );
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body, for state-changing page requests only.

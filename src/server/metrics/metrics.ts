@@ -16,7 +16,7 @@ export interface TunnelObserver {
 export interface Metrics {
   registry: Registry;
   /** `route` is a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL. */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  observeRequest(method: string, route: string, status: number, seconds: number, clientLeft?: boolean): void;
   /** Server-side render duration by route pattern. */
   observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
@@ -39,6 +39,12 @@ export function createMetrics(): Metrics {
     name: "outpost_http_request_duration_seconds",
     help: "HTTP request duration by method, route pattern and status",
     buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const clientLeft = new Counter({
+    name: "outpost_http_client_left_total",
+    help: "Responses the client closed the connection on before their end, by route pattern",
+    labelNames: ["route"],
     registers: [registry],
   });
   const ssrRenderDuration = new KeyedHistogram({
@@ -102,8 +108,9 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
+    observeRequest(method, route, status, seconds, left) {
       httpRequestDuration.observe(`${method} ${status} ${route}`, () => ({ method, route, status: String(status) }), seconds);
+      if (left) clientLeft.inc({ route });
     },
     observeRender(route, seconds) {
       ssrRenderDuration.observe(route, () => ({ route }), seconds);

@@ -73,6 +73,8 @@ async function answerPage(
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
+    // Said outright so that HEAD carries it too (Koa adds it only to a GET's empty body).
+    ctx.length = 0;
     ctx.set("Location", outcome.location);
     return;
   }
