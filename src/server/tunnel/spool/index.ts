@@ -177,14 +177,42 @@ export class Spool {
     return [...depths.values()];
   }
 
-  /** Stops the worker between envelopes, writes what is queued, closes the store. */
+  /**
+   * Before exit, once no more envelopes come: each upstream's ingest gets what it will take until
+   * `deadline` (ms since the epoch), at once, without waiting out a backoff; one found down keeps its envelopes.
+   */
+  async drain(deadline: number): Promise<void> {
+    const held = this.#closed ? 0 : this.#count();
+    if (held === 0) return;
+    this.#context.logger?.info({ envelopes: held, deadlineInMs: deadline - Date.now() }, "sentry tunnel spool: delivering what it holds before exit");
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0));
+    });
+    await Promise.race([this.#lanes.drain(deadline), timeUp]);
+    clearTimeout(timer);
+  }
+
+  /** Stops the worker between envelopes, writes what is queued, closes the store, and logs what it keeps. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#ageTimer);
     await this.#lanes.stop(STOP_GRACE_MS);
     this.#writer.close();
+    const kept = this.#count();
+    if (kept !== 0) this.#context.logger?.warn({ envelopes: kept }, "sentry tunnel spool: envelopes stay on disk until the next start");
     this.#store.close();
+  }
+
+  /** Envelopes on disk; undefined when the store cannot say. */
+  #count(): number | undefined {
+    try {
+      return this.#store.stats().envelopes;
+    } catch (error) {
+      this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not count its envelopes");
+      return undefined;
+    }
   }
 
   #dropOld(): void {

@@ -44,6 +44,11 @@ export class UpstreamLanes {
     await Promise.all([...this.#lanes.values()].map(({ worker }) => worker.stop(graceMs)));
   }
 
+  /** Every worker delivers what it can before `deadline` (see ReplayWorker.drain). */
+  async drain(deadline: number): Promise<void> {
+    await Promise.all([...this.#lanes.values()].map(({ worker }) => worker.drain(deadline)));
+  }
+
   values(): IterableIterator<UpstreamLane> {
     return this.#lanes.values();
   }
