@@ -5,6 +5,7 @@ import { UpstreamRateLimits } from "./rate-limits";
 import { type ReplayConfig, ReplayWorker } from "./replay-worker";
 import { SpoolStore } from "./store";
 import type { SpoolEntry, SpoolStats, UpstreamDepth } from "./types";
+import { depthsByLabel } from "./upstream-depths";
 import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
 import { SpoolWriter } from "./writer";
 
@@ -162,19 +163,7 @@ export class Spool {
 
   /** The depth per upstream label; upstreams that share a label (`other`) are added up. */
   depths(): UpstreamDepth[] {
-    const depths = new Map<string, UpstreamDepth>();
-    for (const [origin, stats] of this.#store.statsByOrigin()) {
-      const upstream = this.#context.upstreamLabel(origin);
-      const known = depths.get(upstream);
-      if (!known) {
-        depths.set(upstream, { upstream, ...stats });
-        continue;
-      }
-      known.envelopes += stats.envelopes;
-      known.bytes += stats.bytes;
-      known.oldestReceivedAt = Math.min(known.oldestReceivedAt ?? Infinity, stats.oldestReceivedAt ?? Infinity);
-    }
-    return [...depths.values()];
+    return depthsByLabel(this.#store.statsByOrigin(), this.#context.upstreamLabel);
   }
 
   /**
@@ -185,12 +174,7 @@ export class Spool {
     const held = this.#closed ? 0 : this.#count();
     if (held === 0) return;
     this.#context.logger?.info({ envelopes: held, deadlineInMs: deadline - Date.now() }, "sentry tunnel spool: delivering what it holds before exit");
-    let timer: NodeJS.Timeout | undefined;
-    const timeUp = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0));
-    });
-    await Promise.race([this.#lanes.drain(deadline), timeUp]);
-    clearTimeout(timer);
+    await this.#lanes.drain(deadline);
   }
 
   /** Stops the worker between envelopes, writes what is queued, closes the store, and logs what it keeps. */
