@@ -171,7 +171,7 @@ export class Spool {
    * `deadline` (ms since the epoch), at once, without waiting out a backoff; one found down keeps its envelopes.
    */
   async drain(deadline: number): Promise<void> {
-    const held = this.#closed ? 0 : this.#count();
+    const held = this.#closed || deadline <= Date.now() ? 0 : this.#count();
     if (held === 0) return;
     this.#context.logger?.info({ envelopes: held, deadlineInMs: deadline - Date.now() }, "sentry tunnel spool: delivering what it holds before exit");
     await this.#lanes.drain(deadline);
