@@ -101,7 +101,9 @@ exitOnSignals({
   readiness,
   logger,
   deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
-  afterDrain: async () => {
+  afterDrain: async (deadline) => {
+    // The spool has what is left of the drain deadline; the steps after it are bounded on their own.
+    await tunnel?.drain(deadline);
     await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
   },
 });

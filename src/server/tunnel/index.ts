@@ -25,6 +25,11 @@ export interface Tunnel {
   /** The spool's depth per upstream (its metrics label), when spooling is on. */
   spoolDepths: (() => UpstreamDepth[]) | undefined;
   /**
+   * Delivers what the spool holds until `deadline` (ms since the epoch) or until its ingest is found
+   * down; call once the HTTP server drained, before close().
+   */
+  drain(deadline: number): Promise<void>;
+  /**
    * Stops the spool's replay between envelopes and closes its store, then the tunnel's own undici
    * Agent (not an injected dispatcher); call after the HTTP server drained.
    */
@@ -99,6 +104,9 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     router,
     spoolStats: spool && (() => spool.stats()),
     spoolDepths: spool && (() => spool.depths()),
+    drain: async (deadline) => {
+      await spool?.drain(deadline);
+    },
     close: async () => {
       await spool?.close();
       await ownAgent?.close();
