@@ -52,7 +52,10 @@ const app = createApp({
   publicDir: path.join(distDir, "public"),
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
-  observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
+  observeRequest: ({ method, route, status, durationMs, aborted }) => {
+    metrics.observeRequest(method, route, status, durationMs / 1000);
+    if (aborted) metrics.observeClientLeft(route);
+  },
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
   extraMiddleware:

@@ -36,3 +36,13 @@ export function streamResponse(ctx: Context, body: Readable): void {
     },
   );
 }
+
+/**
+ * Ends an answer with the status and headers already set and no body: a HEAD's to a streamed
+ * answer (what its GET would say, without a length, since GET's is not known) or an empty one.
+ * Left to Koa, an empty body turns a 200 into 204 and drops the Content-Type.
+ */
+export function endWithoutBody(ctx: Context): void {
+  ctx.respond = false;
+  ctx.res.end();
+}
