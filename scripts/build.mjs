@@ -1,21 +1,23 @@
 #!/usr/bin/env node
 // Production build: client (minified, split, hashed) then server (packages bundled, except the
 // few in SERVER_EXTERNALS: see scripts/build/options.mjs).
-import { rm, writeFile } from "node:fs/promises";
+import { cp, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
-import { clientOptions, ROOT, serverOptions } from "./build/options.mjs";
-import { copyPublicFiles } from "./build/public-files.mjs";
+import { APP_DIR, clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
 const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
 const started = performance.now();
 
+// The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root: none
+// may clash with a route or a platform path. Checked before the old build is removed.
+const publicDir = path.resolve(ROOT, APP_DIR, "public");
+if (existsSync(publicDir)) await checkPublicFolder(ROOT, APP_DIR, publicDir);
 await rm(outDir, { recursive: true, force: true });
-// The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root; first,
-// since a file that clashes with the app's paths stops the build.
-await copyPublicFiles(outDir);
 const client = await esbuild.build({
   ...clientOptions({ outDir, production: true }),
   plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
@@ -27,6 +29,8 @@ await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.
 await writeFile(path.join(outDir, "server", "package.json"), '{ "type": "module" }\n');
+// Links are not copied.
+if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith(".gitkeep") });
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

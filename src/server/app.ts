@@ -1,10 +1,8 @@
 import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
-import { ASSET_PREFIX, staticAssets } from "./assets/static-assets";
-import { publicFiles } from "./public/public-files";
-import { listPublicFiles, publicFileExists } from "./public/public-listing";
-import { checkPublicFiles } from "./public/public-shadowing";
+import { staticAssets } from "./assets/static-assets";
+import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
@@ -58,19 +56,15 @@ export function createApp(deps: AppDependencies): Koa {
   installSessions(app, env.SESSION_SECRET, logger);
   // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
   loadAppSettings(deps.routes.settings, deps.settingsSource);
-  const publicListing = listPublicFiles(deps.publicDir);
-  const platformPaths = { assetPrefix: ASSET_PREFIX, tunnelPath: deps.tunnel ? env.SENTRY_TUNNEL_PATH : undefined };
-  checkPublicFiles(publicListing.files.keys(), deps.routes.table, platformPaths, (message) => logger.warn(message));
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
-    const left = ctx ? clientLeft(ctx) : null;
-    if (ctx && left) {
+    if (ctx && clientLeft(ctx)) {
       const code = (error as { code?: unknown } | null)?.code;
-      logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, `client left ${left}`);
+      logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
       return;
     }
     logger.error({ err: error, method: ctx?.method }, "request error");
@@ -87,7 +81,9 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
-  app.use(publicFiles(publicListing));
+  app.use(
+    publicFiles(deps.publicDir, { table: deps.routes.table, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES, tunnelPath: env.SENTRY_TUNNEL_PATH }),
+  );
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body, for state-changing page requests only.

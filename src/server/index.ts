@@ -52,10 +52,7 @@ const app = createApp({
   publicDir: path.join(distDir, "public"),
   tunnel,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
-  observeRequest: ({ method, route, status, durationMs, aborted }) => {
-    metrics.observeRequest(method, route, status, durationMs / 1000);
-    if (aborted) metrics.observeClientLeft(route);
-  },
+  observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
   extraMiddleware:

@@ -1,29 +1,16 @@
 import { readFileSync } from "node:fs";
-import { connect } from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { eventsWithMessage, receivedItems } from "../support/envelopes";
 import { DIST } from "../support/paths";
-import { send } from "../support/raw-http";
+import { leaveEarly, send } from "../support/raw-http";
 import { reportingServer } from "../support/reporting-stack";
 
 // The production build, run as the Dockerfile runs it, reporting to a fake ingest.
 const stack = reportingServer({});
 
 const portOf = () => Number(new URL(stack.server.url).port);
-
-/** A plain GET whose client closes its connection as soon as the answer starts, as a crawler closing early does. */
-function leaveEarly(target: string, headers = ""): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(portOf(), "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`));
-    socket.once("data", () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once("error", reject);
-  });
-}
 
 /** Once the marker error has reached the ingest, anything reported before it has too. */
 async function markerArrived(count: number): Promise<void> {
@@ -35,7 +22,7 @@ const logLines = () => stack.server.output.map((line) => JSON.parse(line) as Rec
 
 describe("clients that leave early, against the production build", () => {
   it("100 public-file downloads cut short: no error log, no event, each counted", async () => {
-    for (let i = 0; i < 100; i++) await leaveEarly(i % 2 ? "/robots.txt" : "/favicon.ico");
+    for (let i = 0; i < 100; i++) await leaveEarly(portOf(), i % 2 ? "/robots.txt" : "/favicon.ico");
     await markerArrived(1);
     expect(receivedItems(stack.ingest, "event").map((item) => item.payload.transaction)).toEqual(["GET /diagnostics/server-error"]);
     const errors = logLines().filter((line) => (line.level as number) >= 50 && line.msg !== "render error");
@@ -48,8 +35,8 @@ describe("clients that leave early, against the production build", () => {
 
   it("deferred values failing after their client left or for a HEAD are not reported", async () => {
     const build = (JSON.parse(readFileSync(path.join(DIST, "manifest.json"), "utf8")) as { buildId: string }).buildId;
-    await leaveEarly("/diagnostics/deferred?fail=1");
-    await leaveEarly("/__data/diagnostics/deferred?fail=1", `${BUILD_HEADER}: ${build}\r\n`);
+    await leaveEarly(portOf(), "/diagnostics/deferred?fail=1");
+    await leaveEarly(portOf(), "/__data/diagnostics/deferred?fail=1", `${BUILD_HEADER}: ${build}\r\n`);
     await send(portOf(), "/diagnostics/deferred?fail=1", { method: "HEAD" });
     await send(portOf(), "/__data/diagnostics/deferred?fail=1", { method: "HEAD", headers: { [BUILD_HEADER]: build } });
     // The value fails a second after its loader ran; a listened one started later fails after all of them.

@@ -13,15 +13,12 @@ const CONTENT_TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
-/** Where the build's hashed assets are served (the build's publicPath). */
-export const ASSET_PREFIX = "/assets/";
-
 /**
  * Serves only files the build manifest lists, so no request path ever reaches the file
  * system: traversal is impossible and source maps (not listed) stay private. Names carry
  * a content hash, hence the year-long immutable caching.
  */
-export function staticAssets(files: Map<string, StaticFile>, prefix = ASSET_PREFIX): Middleware {
+export function staticAssets(files: Map<string, StaticFile>, prefix = "/assets/"): Middleware {
   // Not async: most requests are no asset and pass straight on, without a promise of our own.
   return (ctx, next) => {
     if (!ctx.path.startsWith(prefix)) return next();

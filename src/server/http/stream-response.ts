@@ -38,9 +38,9 @@ export function streamResponse(ctx: Context, body: Readable): void {
 }
 
 /**
- * Ends an answer with the status and headers already set and no body: a HEAD's to a streamed
- * answer (what its GET would say, without a length, since GET's is not known) or an empty one.
- * Left to Koa, an empty body turns a 200 into 204 and drops the Content-Type.
+ * Ends the response with the status and headers already set and no body: a HEAD answer, as GET
+ * would send it, or a bodiless one. Left to Koa, a null body turns a 200 into 204 and drops
+ * Content-Type and Content-Length.
  */
 export function endWithoutBody(ctx: Context): void {
   ctx.respond = false;

@@ -16,9 +16,7 @@ export interface TunnelObserver {
 export interface Metrics {
   registry: Registry;
   /** `route` is a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL. */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
-  /** A response the visitor left before its end (a closed tab, a crawler's early close): counted, never reported. */
-  observeClientLeft(route: string): void;
+  observeRequest(method: string, route: string, status: number, seconds: number, clientLeft?: boolean): void;
   /** Server-side render duration by route pattern. */
   observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
@@ -43,17 +41,16 @@ export function createMetrics(): Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const clientLeft = new Counter({
+    name: "outpost_http_client_left_total",
+    help: "Responses the client closed the connection on before their end, by route pattern",
+    labelNames: ["route"],
+    registers: [registry],
+  });
   const ssrRenderDuration = new KeyedHistogram({
     name: "outpost_ssr_render_duration_seconds",
     help: "Server-side React render duration by route pattern",
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-
-  const clientLeft = new Counter({
-    name: "outpost_http_client_left_total",
-    help: "Responses whose client left before their end, by route pattern",
-    labelNames: ["route"] as const,
     registers: [registry],
   });
 
@@ -111,11 +108,9 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
+    observeRequest(method, route, status, seconds, left) {
       httpRequestDuration.observe(`${method} ${status} ${route}`, () => ({ method, route, status: String(status) }), seconds);
-    },
-    observeClientLeft(route) {
-      clientLeft.inc({ route });
+      if (left) clientLeft.inc({ route });
     },
     observeRender(route, seconds) {
       ssrRenderDuration.observe(route, () => ({ route }), seconds);

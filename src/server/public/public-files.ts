@@ -1,67 +1,84 @@
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { lstatSync, realpathSync } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import type { Context, Middleware } from "koa";
 import { safeDecode } from "../../shared/routing/match";
+import type { RouteTable } from "../../shared/routing/route-table";
 import { setRouteLabel } from "../http/request-log";
-import { streamResponse } from "../http/stream-response";
-import type { PublicListing } from "./public-listing";
+import { endWithoutBody, streamResponse } from "../http/stream-response";
+import { type PlatformPaths, publicFileConflicts } from "./public-conflicts";
+import { listPublicFiles } from "./public-listing";
 
 /** A day: these files keep their names (no content hash), so a change must reach visitors soon. */
-const CACHE_CONTROL = "max-age=86400";
+const MAX_AGE_SECONDS = 24 * 60 * 60;
 
-// Refuses a link swapped in for a listed file after start (where the platform has the flag).
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+/** Whether the public folder has this file (a plain one, as served). */
+export function publicFileExists(root: string | undefined, name: string): boolean {
+  try {
+    return root !== undefined && lstatSync(path.join(root, name)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export interface PublicFilesOptions extends PlatformPaths {
+  table: RouteTable;
+}
 
 /**
  * The app's public folder at the site's root (`/robots.txt`, `/favicon.ico`, `/.well-known/…`).
  * Only the files listed at start are served, so no request path reaches the file system by
- * itself: `..`, encoded separators, NUL, dotfiles and directories are simply not in the list
- * (the page handler answers 404). The path is percent-decoded once, here, and never again.
+ * itself: `..`, encoded separators, NUL, dotfiles and directories are simply not in the list (the
+ * page handler answers 404). A file that would hide a route or a platform path stops start-up.
  */
-export function publicFiles({ root, files }: PublicListing): Middleware {
+export function publicFiles(root: string | undefined, options: PublicFilesOptions): Middleware {
+  let realRoot = "";
+  let files = new Map<string, string>();
+  try {
+    realRoot = root ? realpathSync(root) : "";
+    if (root) files = listPublicFiles(realRoot);
+  } catch {}
+  const conflicts = publicFileConflicts(files.keys(), options.table, options);
+  if (conflicts.length > 0) throw new Error(`the app's public folder (${root}) clashes:\n  ${conflicts.join("\n  ")}`);
   // Not async: pages, the usual request, pass on with one lookup.
   return (ctx, next) => {
     if (files.size === 0 || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
+    // Decoded once: `/100%25.txt` is the file `100%.txt`; a bad escape names no file.
     const wanted = ctx.path.includes("%") ? safeDecode(ctx.path) : ctx.path;
     const file = wanted === null ? undefined : files.get(wanted);
     if (!file) return next();
-    setRouteLabel(ctx.state, "public");
-    return servePublicFile(ctx, path.join(root, file), next);
+    return servePublicFile(ctx, path.join(realRoot, file), next);
   };
 }
 
-/**
- * One file with its type, length, validators and a day's caching; 304 when the visitor's copy is
- * current. The body streams through the platform's response helper, so a visitor leaving
- * mid-file is a closed response, never an error. A file gone since start is the not-found page.
- */
 async function servePublicFile(ctx: Context, absolute: string, next: () => Promise<unknown>): Promise<unknown> {
-  let handle: FileHandle;
+  // Opened before any header: a file removed since start is the not-found page, never an error's text.
+  const handle = await open(absolute).catch(() => null);
+  if (!handle) return next();
+  let stats: Awaited<ReturnType<typeof handle.stat>>;
   try {
-    handle = await open(absolute, OPEN_FLAGS);
+    stats = await handle.stat();
   } catch {
+    await handle.close();
     return next();
   }
-  let streaming = false;
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) return next();
-    ctx.status = 200;
-    ctx.type = path.extname(absolute);
-    ctx.length = stats.size;
-    ctx.lastModified = stats.mtime;
-    ctx.set("Cache-Control", CACHE_CONTROL);
-    ctx.etag = `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
-    if (ctx.fresh) {
-      ctx.status = 304;
-      return;
-    }
-    // Koa answers HEAD with the headers alone.
-    if (ctx.method !== "GET") return;
-    streaming = true;
-    streamResponse(ctx, handle.createReadStream({ autoClose: true }));
-  } finally {
-    if (!streaming) await handle.close();
+  setRouteLabel(ctx.state, "public");
+  ctx.status = 200;
+  ctx.type = path.extname(absolute) || "application/octet-stream";
+  ctx.set("Cache-Control", `max-age=${MAX_AGE_SECONDS}`);
+  ctx.set("Last-Modified", stats.mtime.toUTCString());
+  ctx.set("ETag", `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`);
+  if (ctx.fresh) {
+    await handle.close();
+    ctx.status = 304;
+    return;
   }
+  ctx.length = stats.size;
+  if (ctx.method === "HEAD") {
+    await handle.close();
+    endWithoutBody(ctx);
+    return;
+  }
+  // Through the platform's own writer: a client that leaves mid-file is no error.
+  streamResponse(ctx, handle.createReadStream());
 }

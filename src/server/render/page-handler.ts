@@ -75,9 +75,9 @@ async function answerPage(
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
-    ctx.set("Location", outcome.location);
-    // Koa says Content-Length: 0 for GET's empty body only; set here, HEAD says it too.
+    // Said outright so that HEAD carries it too (Koa adds it only to a GET's empty body).
     ctx.length = 0;
+    ctx.set("Location", outcome.location);
     return;
   }
   const started = performance.now();

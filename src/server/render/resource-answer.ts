@@ -4,13 +4,7 @@ import type { Context } from "koa";
 import { sendJson } from "../http/json-body";
 import { endWithoutBody, streamResponse } from "../http/stream-response";
 
-/** Statuses that never carry a body, hence no Content-Length either. */
-const bodiless = (status: number) => status < 200 || status === 204 || status === 304;
-
-/**
- * A resource route's answer: a web Response as it is (status, headers, streamed body), anything
- * else as JSON. HEAD gets the same status and headers as GET, without the body.
- */
+/** A resource route's answer: a web Response as it is (status, headers, streamed body), anything else as JSON. */
 export function answerResource(ctx: Context, value: unknown, status: number | undefined): void {
   if (!(value instanceof Response)) {
     ctx.status = status ?? 200;
@@ -20,10 +14,14 @@ export function answerResource(ctx: Context, value: unknown, status: number | un
   ctx.status = value.status;
   for (const [name, headerValue] of value.headers) if (name !== "set-cookie") ctx.set(name, headerValue);
   for (const cookie of value.headers.getSetCookie()) ctx.append("Set-Cookie", cookie);
-  if (!value.body || ctx.method === "HEAD") {
-    void value.body?.cancel();
-    // An empty body's length is known: both methods say 0, as Node would for GET alone.
-    if (!value.body && !bodiless(value.status) && !value.headers.has("content-length")) ctx.length = 0;
+  if (!value.body) {
+    if (!value.headers.has("content-length") && value.status !== 204 && value.status !== 304) ctx.length = 0;
+    endWithoutBody(ctx);
+    return;
+  }
+  if (ctx.method === "HEAD") {
+    // What a GET would say (its headers as the Response gave them), without the body.
+    void value.body.cancel();
     endWithoutBody(ctx);
     return;
   }

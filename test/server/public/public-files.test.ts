@@ -1,20 +1,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordingMonitoring } from "../../support/fake-monitoring";
 import { DIST, ROOT } from "../../support/paths";
-import { send, until } from "../../support/raw-http";
+import { leaveEarly, send, until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 let app: TestApp;
 let port: number;
 let folder: string;
 let outside: string;
-const reported = recordingMonitoring();
-// Large enough that no response is over before its client leaves.
-const LARGE = Buffer.alloc(4 * 1024 * 1024, "x");
 
 beforeAll(async () => {
   folder = mkdtempSync(path.join(tmpdir(), "outpost-public-"));
@@ -24,18 +19,18 @@ beforeAll(async () => {
   writeFileSync(path.join(folder, ".well-known", "security.txt"), "Contact: mailto:security@example.org\n");
   mkdirSync(path.join(folder, "docs"));
   writeFileSync(path.join(folder, "docs", "guide.json"), '{"ok":true}');
-  writeFileSync(path.join(outside, "secret.txt"), "do not serve");
-  symlinkSync(path.join(outside, "secret.txt"), path.join(folder, "linked.txt"));
-  symlinkSync(outside, path.join(folder, "linked-dir"));
-  writeFileSync(path.join(folder, "large.txt"), LARGE);
   writeFileSync(path.join(folder, "100%.txt"), "a hundred per cent");
-  writeFileSync(path.join(folder, "a%41.txt"), "a percent-four-one");
+  writeFileSync(path.join(folder, "a%41.txt"), "percent four one");
+  writeFileSync(path.join(folder, "aA.txt"), "decoded twice");
   writeFileSync(path.join(folder, ".env"), "SECRET=do not serve");
   mkdirSync(path.join(folder, ".git"));
   writeFileSync(path.join(folder, ".git", "config"), "do not serve");
-  writeFileSync(path.join(folder, "docs", ".secret"), "do not serve");
-  writeFileSync(path.join(folder, ".well-known", ".hidden"), "do not serve");
-  app = await startTestApp({}, { publicDir: folder, monitoring: reported.monitoring });
+  writeFileSync(path.join(folder, "docs", ".hidden"), "do not serve");
+  writeFileSync(path.join(folder, "big.bin"), Buffer.alloc(4 * 1024 * 1024, 7));
+  writeFileSync(path.join(outside, "secret.txt"), "do not serve");
+  symlinkSync(path.join(outside, "secret.txt"), path.join(folder, "linked.txt"));
+  symlinkSync(outside, path.join(folder, "linked-dir"));
+  app = await startTestApp({}, { publicDir: folder });
   port = Number(new URL(app.url).port);
 });
 afterAll(async () => {
@@ -84,6 +79,51 @@ describe("the app's public folder", () => {
     expect(response.text()).not.toContain("do not serve");
   });
 
+  it("decodes a name once: %25 is a percent sign, never the start of another escape", async () => {
+    expect((await get("/100%25.txt")).text()).toBe("a hundred per cent");
+    expect((await get("/a%2541.txt")).text()).toBe("percent four one");
+    const missing = await get("/b%2541.txt");
+    expect(missing.status).toBe(404);
+  });
+
+  it.each(["/.env", "/%2eenv", "/%2Eenv", "/.git/config", "/docs/.hidden", "/.well-known/../.env"])(
+    "leaves the dotfile %s out (404), as it does every dot-name but .well-known/",
+    async (target) => {
+      const response = await get(target);
+      expect(response.status).toBe(404);
+      expect(response.text()).not.toContain("do not serve");
+    },
+  );
+
+  it.each(["/b%2541.txt", "/robots%zz.txt", "/%E0%A4%A.txt", "/%C0%AE%C0%AE/etc/passwd", "/x%00.txt", `/${"%25".repeat(2000)}.txt`])(
+    "never shows a file-system error or the server's path for %s",
+    async (target) => {
+      const response = await get(target);
+      expect([400, 404]).toContain(response.status);
+      expect(response.text()).not.toMatch(/ENOENT|no such file|EINVAL|\/tmp\/|\/work\//);
+      expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
+    },
+  );
+
+  it("answers HEAD with GET's status and headers, without the body", async () => {
+    for (const target of ["/robots.txt", "/big.bin", "/.well-known/security.txt"]) {
+      const got = await get(target);
+      const head = await send(port, target, { method: "HEAD" });
+      expect(head.status).toBe(got.status);
+      expect(head.body.length).toBe(0);
+      for (const name of ["content-type", "content-length", "etag", "last-modified", "cache-control"]) {
+        expect(head.headers[name], `${target} ${name}`).toBe(got.headers[name]);
+      }
+    }
+  });
+
+  it("takes a client that leaves mid-file as the client's doing: no error logged, an aborted request line", async () => {
+    const before = app.logs.length;
+    for (let i = 0; i < 20; i++) await leaveEarly(port, "/big.bin");
+    await until(() => app.logs.slice(before).filter((line) => line.msg === "request" && line.aborted === true).length === 20);
+    expect(app.logs.slice(before).filter((line) => line.level >= 40)).toEqual([]);
+  });
+
   it("serves files to GET and HEAD only; other methods reach the pages", async () => {
     const head = await send(port, "/robots.txt", { method: "HEAD" });
     expect(head.status).toBe(200);
@@ -93,76 +133,35 @@ describe("the app's public folder", () => {
   });
 });
 
-/** Requests `target` on a raw socket and closes it at the first bytes of the answer, as a crawler closing early does. */
-function leaveEarly(target: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
-    socket.once("data", () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once("error", reject);
-  });
-}
-
-describe("a visitor who leaves while a public file is sent", () => {
-  it("is a closed response, logged at info and counted, never an error or a report (100 in a row)", async () => {
-    const before = app.logs.length;
-    for (let i = 0; i < 100; i++) await leaveEarly("/large.txt");
-    const closed = () => app.logs.slice(before).filter((line) => line.msg === "request" && line.route === "public");
-    await until(() => closed().length === 100, 10_000);
-    // One more exchange afterwards: anything the left ones still had to say has been said.
-    expect((await get("/robots.txt")).status).toBe(200);
-    await until(() => closed().length === 101);
-    expect(closed().filter((line) => line.aborted === true).length).toBe(100);
-    expect(app.logs.slice(before).filter((line) => line.level >= 50)).toEqual([]);
-    expect(reported.errors).toEqual([]);
-  });
-});
-
-describe("public file names", () => {
-  it("are percent-decoded once: /100%25.txt is 100%.txt, /a%2541.txt is a%41.txt and never aA.txt", async () => {
-    const hundred = await get("/100%25.txt");
-    expect(hundred.status).toBe(200);
-    expect(hundred.text()).toBe("a hundred per cent");
-    const percent = await get("/a%2541.txt");
-    expect(percent.status).toBe(200);
-    expect(percent.text()).toBe("a percent-four-one");
-  });
-
+describe("a public file where a route or the platform answers", () => {
   it.each([
-    ["/.env"],
-    ["/%2eenv"],
-    ["/%2Eenv"],
-    ["/.git/config"],
-    ["/docs/.secret"],
-    ["/.well-known/.hidden"],
-  ])("leave dotfiles and dot-folders out, .well-known/ alone served: %s is 404", async (target) => {
-    const response = await get(target);
-    expect(response.status).toBe(404);
-    expect(response.text()).not.toContain("do not serve");
+    ["healthz", "the health probe /healthz"],
+    ["readyz", "the health probe /readyz"],
+    ["assets/app.js", "the hashed assets under /assets/"],
+    ["monitoring", "the Sentry tunnel at /monitoring"],
+    ["__data/x.json", "the data endpoint's (/__data)"],
+    ["test/search", "the route /test/search (test/search)"],
+  ])("stops start-up: %s, naming %s", async (file, named) => {
+    const clashing = mkdtempSync(path.join(tmpdir(), "outpost-public-clash-"));
+    try {
+      mkdirSync(path.dirname(path.join(clashing, file)), { recursive: true });
+      writeFileSync(path.join(clashing, file), "x");
+      await expect(startTestApp({}, { publicDir: clashing })).rejects.toThrow(`public file /${file}`);
+      await expect(startTestApp({}, { publicDir: clashing })).rejects.toThrow(named);
+    } finally {
+      rmSync(clashing, { recursive: true, force: true });
+    }
   });
 
-  it.each([
-    ["a bare percent", "/100%.txt"],
-    ["a truncated escape", "/a%4"],
-    ["a name decoded twice", "/a%252541.txt"],
-    ["a missing name once decoded", "/b%2541.txt"],
-    ["an encoded NUL", "/%00"],
-    ["an encoded slash", "/docs%2Fguide.json"],
-    ["an encoded backslash", "/..%5C..%5Cetc%5Cpasswd"],
-    ["encoded dots", "/%2e%2e/%2e%2e/etc/passwd"],
-    ["overlong UTF-8 dots", "/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd"],
-    ["an invalid UTF-8 sequence", "/%FF%FE.txt"],
-    ["a huge name", `/${"a".repeat(8000)}.txt`],
-    ["a huge encoded name", `/${"%41".repeat(2500)}.txt`],
-  ])("answer %s with 404 or 400, never a file-system error or a server path", async (_what, target) => {
-    const before = app.logs.length;
-    const response = await get(target);
-    expect([400, 404]).toContain(response.status);
-    const body = response.text();
-    for (const secret of [folder, ROOT, "ENOENT", "ENAMETOOLONG", "EISDIR", "EACCES", "stat '", "failed to decode"]) expect(body).not.toContain(secret);
-    expect(app.logs.slice(before).filter((line) => line.level >= 50)).toEqual([]);
+  it("is fine under a splat route, which files are meant to take precedence over", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "outpost-public-splat-"));
+    try {
+      writeFileSync(path.join(folder, "robots.txt"), "ok");
+      const served = await startTestApp({}, { publicDir: folder });
+      await served.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
