@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import appConfig from "#src/app/routes";
+import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route, type RouteConfig } from "#src/shared/routing/config";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { loadAppRoutes } from "../../support/app-routes";
@@ -17,10 +18,12 @@ const responses: Record<string, () => Response> = {
   "no-content": () => new Response(null, { status: 204 }),
   moved: () => Response.redirect("http://127.0.0.1/elsewhere", 308),
 };
-const responseRoutes: RouteConfig[] = Object.keys(responses).map((name) => route(`test/response/${name}`, `test/response/${name}.server.ts`));
-const responseFiles = Object.fromEntries(
+const responseFiles: Record<string, LoadedRouteFile> = Object.fromEntries(
   Object.entries(responses).map(([name, make]) => [`test/response/${name}.server.ts`, { server: { load: make } }]),
 );
+// A resource route without a loader: GET and HEAD are both 405.
+responseFiles["test/response/post-only.server.ts"] = { server: { action: () => ({ ok: true }) } };
+const responseRoutes: RouteConfig[] = Object.keys(responseFiles).map((file) => route(file.replace(/\.server\.ts$/, ""), file));
 
 /** Every page path of a route table, parameters filled in, catch-alls left out. */
 function pathsOf(routes: readonly RouteConfig[], parent = ""): string[] {
@@ -55,6 +58,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+
 const pagePaths = [...pathsOf(appConfig.routes), ...pathsOf(responseRoutes)];
 const targets = [
   ...pagePaths,
@@ -73,9 +79,13 @@ describe("HEAD", () => {
     expect(pagePaths.length).toBeGreaterThan(15);
   });
 
-  it.each(targets)("answers %s with GET's status and headers, without a body", async (target) => {
-    const headers = { [BUILD_HEADER]: build, "user-agent": "Mozilla/5.0 Chrome/124.0" };
-    const [get, head] = await Promise.all([send(port, target, { method: "GET", headers }), send(port, target, { method: "HEAD", headers })]);
+  it.each([
+    ...targets.map((target) => [target, CHROME]),
+    // A crawler's GET renders whole; its HEAD is answered at the shell, with the same status.
+    ...pagePaths.map((target) => [target, GOOGLEBOT]),
+  ])("answers %s with GET's status and headers, without a body (user agent %s)", async (target, agent) => {
+    const headers = { [BUILD_HEADER]: build, "user-agent": agent as string };
+    const [get, head] = await Promise.all([send(port, target as string, { method: "GET", headers }), send(port, target as string, { method: "HEAD", headers })]);
     expect(head.status).toBe(get.status);
     expect(comparable(head.headers)).toEqual(comparable(get.headers));
     expect(head.body.length).toBe(0);
