@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST, ROOT } from "../../support/paths";
-import { connect } from "node:net";
-import { send, until } from "../../support/raw-http";
+import { leaveEarly, send, until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 let app: TestApp;
@@ -133,18 +132,6 @@ describe("the app's public folder", () => {
     expect(post.status).toBe(404);
   });
 });
-
-/** Asks for `target` and closes the connection as soon as the first bytes of the answer arrive. */
-function leaveEarly(port: number, target: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
-    socket.once("data", () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once("error", reject);
-  });
-}
 
 describe("a public file where a route or the platform answers", () => {
   it.each([

@@ -16,10 +16,15 @@ export interface DeferredLines {
 
 /**
  * Encodes `value`; rejects when its awaited part cannot be encoded. After `timeoutMs` the values
- * still pending are abandoned, whether or not anybody follows the lines.
+ * still pending are abandoned, whether or not anybody follows the lines. `abort` is aborted on
+ * stop(), whatever stopped the lines (deferState's audience, so late failures go unreported).
  */
-export async function encodeLines(value: unknown, onError: (error: unknown) => void, timeoutMs: number): Promise<DeferredLines> {
-  const abort = new AbortController();
+export async function encodeLines(
+  value: unknown,
+  onError: (error: unknown) => void,
+  timeoutMs: number,
+  abort: AbortController = new AbortController(),
+): Promise<DeferredLines> {
   const reader = encode(value, { plugins: [encodeErrors], postPlugins: [encodeAsJson], signal: abort.signal }).getReader();
   const text = new TextDecoder();
   // Each chunk turbo-stream enqueues is one whole line ending in "\n".
