@@ -29,8 +29,13 @@ await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.
 await writeFile(path.join(outDir, "server", "package.json"), '{ "type": "module" }\n');
-// Links are not copied.
-if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith(".gitkeep") });
+// Links are not copied, nor dot-names but .well-known/: the server would never serve them (.env, .gitkeep).
+const servable = (source) =>
+  path
+    .relative(publicDir, source)
+    .split(path.sep)
+    .every((name, depth) => !name.startsWith(".") || (depth === 0 && name === ".well-known"));
+if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: servable });
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

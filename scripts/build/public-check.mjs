@@ -3,7 +3,7 @@
 import path from "node:path";
 import * as esbuild from "esbuild";
 
-/** Throws, naming each clash, when a file in `publicDir` would hide or be hidden by something else. */
+/** Throws, naming each clash (and warns of a file hiding one value of a route with parameters), when a file in `publicDir` would hide or be hidden by something else. */
 export async function checkPublicFolder(root, appDir, publicDir) {
   const contents = [
     'export { listPublicFiles } from "./src/server/public/public-listing.ts";',
@@ -21,9 +21,10 @@ export async function checkPublicFolder(root, appDir, publicDir) {
   });
   const check = await import(`data:text/javascript;base64,${Buffer.from(result.outputFiles[0].text).toString("base64")}`);
   // Every route counts here, the diagnostics ones too: the same build runs with them on or off.
-  const conflicts = check.publicFileConflicts(check.listPublicFiles(publicDir).keys(), new check.RouteTable(check.config), {
+  const { errors, warnings } = check.publicFileConflicts(check.listPublicFiles(publicDir).keys(), new check.RouteTable(check.config), {
     tunnelPath: process.env.SENTRY_TUNNEL_PATH || "/monitoring",
     diagnostics: true,
   });
-  if (conflicts.length > 0) throw new Error(`${path.relative(root, publicDir)} clashes:\n  ${conflicts.join("\n  ")}`);
+  for (const warning of warnings) console.warn(`warning: ${warning}`);
+  if (errors.length > 0) throw new Error(`${path.relative(root, publicDir)} clashes:\n  ${errors.join("\n  ")}`);
 }

@@ -19,29 +19,40 @@ function platformPathFor(url: string, { tunnelPath }: PlatformPaths): string | n
   return null;
 }
 
+export interface PublicFileConflicts {
+  /** A file that is dead, breaks navigation or hides a page of fixed path: the build and start refuse it. */
+  errors: string[];
+  /**
+   * A file at one of the URLs a route with parameters answers (`/:lang` and `/robots.txt`): the
+   * route still answers every other value, so this is said, not refused.
+   */
+  warnings: string[];
+}
+
 /**
  * Public files that would hide, or be hidden by, something else at the same URL: a route of the
  * table (a splat route is a catch-all, which files are meant to take precedence over), the data
  * endpoint client navigation uses, the hashed assets, the health probes or the tunnel. One line
- * each, naming both; empty when there is none.
+ * each, naming both.
  */
-export function publicFileConflicts(urls: Iterable<string>, table: RouteTable, paths: PlatformPaths): string[] {
-  const conflicts: string[] = [];
+export function publicFileConflicts(urls: Iterable<string>, table: RouteTable, paths: PlatformPaths): PublicFileConflicts {
+  const found: PublicFileConflicts = { errors: [], warnings: [] };
   for (const url of urls) {
     const platform = platformPathFor(url, paths);
     if (platform) {
-      conflicts.push(`public file ${url} can never be served: ${platform} answers that URL`);
+      found.errors.push(`public file ${url} can never be served: ${platform} answers that URL`);
       continue;
     }
     if (pagePathOf(url) !== null) {
-      conflicts.push(`public file ${url} would break client navigation: ${url} is the data endpoint's (/__data)`);
+      found.errors.push(`public file ${url} would break client navigation: ${url} is the data endpoint's (/__data)`);
       continue;
     }
     const matched = table.match(url, { diagnostics: paths.diagnostics });
-    if (matched && !matched.pattern.includes("*")) {
-      const leaf = matched.matches[matched.matches.length - 1]?.id;
-      conflicts.push(`public file ${url} would hide the route ${matched.pattern} (${leaf})`);
-    }
+    if (!matched || matched.pattern.includes("*")) continue;
+    const leaf = matched.matches[matched.matches.length - 1]?.id;
+    const line = `public file ${url} would hide the route ${matched.pattern} (${leaf})`;
+    if (matched.pattern.includes("/:")) found.warnings.push(`${line} at that one URL`);
+    else found.errors.push(line);
   }
-  return conflicts;
+  return found;
 }

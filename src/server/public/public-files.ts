@@ -23,6 +23,23 @@ export function publicFileExists(root: string | undefined, name: string): boolea
 
 export interface PublicFilesOptions extends PlatformPaths {
   table: RouteTable;
+  /** Hears of a file that hides one value of a route with parameters (said at start, not refused). */
+  warn: (message: string) => void;
+}
+
+/**
+ * The URL path as a file's name, each segment decoded once (`/100%25.txt` is `100%.txt`); a bad
+ * escape or an encoded slash names no file, so one file has one URL.
+ */
+function fileNameOf(urlPath: string): string | null {
+  if (!urlPath.includes("%")) return urlPath;
+  const segments = urlPath.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    const decoded = safeDecode(segments[i] as string);
+    if (decoded === null || decoded.includes("/")) return null;
+    segments[i] = decoded;
+  }
+  return segments.join("/");
 }
 
 /**
@@ -38,13 +55,14 @@ export function publicFiles(root: string | undefined, options: PublicFilesOption
     realRoot = root ? realpathSync(root) : "";
     if (root) files = listPublicFiles(realRoot);
   } catch {}
-  const conflicts = publicFileConflicts(files.keys(), options.table, options);
-  if (conflicts.length > 0) throw new Error(`the app's public folder (${root}) clashes:\n  ${conflicts.join("\n  ")}`);
+  const { errors, warnings } = publicFileConflicts(files.keys(), options.table, options);
+  if (errors.length > 0) throw new Error(`the app's public folder (${root}) clashes:\n  ${errors.join("\n  ")}`);
+  for (const warning of warnings) options.warn(warning);
   // Not async: pages, the usual request, pass on with one lookup.
   return (ctx, next) => {
     if (files.size === 0 || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
     // Decoded once: `/100%25.txt` is the file `100%.txt`; a bad escape names no file.
-    const wanted = ctx.path.includes("%") ? safeDecode(ctx.path) : ctx.path;
+    const wanted = fileNameOf(ctx.path);
     const file = wanted === null ? undefined : files.get(wanted);
     if (!file) return next();
     return servePublicFile(ctx, path.join(realRoot, file), next);

@@ -82,6 +82,9 @@ describe("the app's public folder", () => {
   it("decodes a name once: %25 is a percent sign, never the start of another escape", async () => {
     expect((await get("/100%25.txt")).text()).toBe("a hundred per cent");
     expect((await get("/a%2541.txt")).text()).toBe("percent four one");
+    // One file, one URL: an encoded slash is no separator.
+    expect((await get("/docs%2Fguide.json")).status).toBe(404);
+    expect((await get("/docs/guide%2Ejson")).status).toBe(200);
     const missing = await get("/b%2541.txt");
     expect(missing.status).toBe(404);
   });
@@ -153,12 +156,20 @@ describe("a public file where a route or the platform answers", () => {
     }
   });
 
-  it("is fine under a splat route, which files are meant to take precedence over", async () => {
-    const folder = mkdtempSync(path.join(tmpdir(), "outpost-public-splat-"));
+  it("serves a file at one value of a route with parameters, and says so at start", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "outpost-public-param-"));
     try {
-      writeFileSync(path.join(folder, "robots.txt"), "ok");
+      mkdirSync(path.join(folder, "test", "items"), { recursive: true });
+      writeFileSync(path.join(folder, "test", "items", "special.txt"), "a file");
       const served = await startTestApp({}, { publicDir: folder });
-      await served.close();
+      try {
+        const warning = served.logs.find((line) => line.level === 40 && line.msg.startsWith("public file"));
+        expect(warning?.msg).toBe("public file /test/items/special.txt would hide the route /test/items/:id (test/item) at that one URL");
+        expect(await (await fetch(`${served.url}/test/items/special.txt`)).text()).toBe("a file");
+        expect((await fetch(`${served.url}/test/items/7`)).status).toBe(200);
+      } finally {
+        await served.close();
+      }
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
