@@ -68,8 +68,8 @@ async function answerPage(
   // No promise for a page that never used the session (most).
   const committed = context.commit();
   if (committed) await committed;
-  if (outcome.type !== "resource" && outcome.headers) applyHeaders(ctx, outcome.headers);
-  if (outcome.type === "resource") return answerResource(ctx, outcome.value, context.chosenStatus);
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
+  if (outcome.type === "resource") return answerResource(ctx, outcome.value, outcome.status ?? context.chosenStatus);
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
