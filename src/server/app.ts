@@ -96,6 +96,7 @@ export function createApp(deps: AppDependencies): Koa {
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
       maxFields: env.BODY_MAX_FIELDS,
+      maxDepth: env.BODY_MAX_DEPTH,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
         const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);

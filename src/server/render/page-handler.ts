@@ -156,7 +156,8 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     return await render(ctx, page, onError, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
-    const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
+    // React reports what fails inside it; what failed before it started (the payload script) is reported here.
+    const eventId = reported && reported.error === shellError ? reported.eventId : onError(shellError);
     const error = routeError(shellError, options.exposeErrors, eventId);
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
