@@ -72,4 +72,19 @@ describe("JSON answers", () => {
     expectJsonAnswer(await send(port, "/monitoring", { method: "GET" }), 405);
     expectJsonAnswer(await send(port, "/readyz", { method: "GET" }), 200);
   });
+
+  it("the body parser's and the CSRF defence's refusals are plain text, typed and measured the same way", async () => {
+    const post = (headers: Record<string, string>, body: string) => send(port, "/diagnostics/api/echo", { headers, body: Buffer.from(body) });
+    const refusals = [
+      await post({ "content-type": "application/json" }, "{"),
+      await post({ "content-type": "application/json" }, "[".repeat(100) + "]".repeat(100)),
+      await post({ "content-type": "application/vnd.api+json" }, "{}"),
+      await post({ "content-type": "application/json", origin: "https://evil.example" }, "{}"),
+    ];
+    expect(refusals.map((response) => response.status)).toEqual([400, 400, 415, 403]);
+    for (const response of refusals) {
+      expect(response.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(response.headers["content-length"]).toBe(String(response.body.length));
+    }
+  });
 });
