@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvError, loadEnv } from "#src/server/config/env.server";
 import { createTunnel } from "#src/server/tunnel";
 import { recordingMonitoring } from "../../support/fake-monitoring";
-import { send } from "../../support/raw-http";
+import { open, send, until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 // JSON a client sends is refused past BODY_MAX_DEPTH levels when it is parsed, so nothing that
@@ -78,6 +78,19 @@ describe("JSON nesting depth (BODY_MAX_DEPTH)", () => {
     expectRefused(await echo(app, arrays(500), "application/json; charset=latin1"), 64);
     expectRefused(await echo(app, arrays(500), "Application/JSON;charset=UTF-8"), 64);
     expectRefused(await echo(app, [Buffer.from("[".repeat(300)), Buffer.from("]".repeat(300))]), 64);
+  });
+
+  it("a client that leaves halfway through a deep body is no error and no report", async () => {
+    const errors = reporting.errors.length;
+    const requests = app.logs.filter((line) => line.msg === "request").length;
+    const request = open(Number(new URL(app.url).port), "/diagnostics/api/echo", { headers: { "content-type": "application/json" } });
+    request.on("error", () => {});
+    request.write("[".repeat(3_000));
+    await until(() => request.socket !== null && request.socket.bytesWritten > 3_000);
+    request.destroy();
+    await until(() => app.logs.filter((line) => line.msg === "request").length > requests);
+    expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
+    expect(reporting.errors.length).toBe(errors);
   });
 
   it("other JSON types and a missing type are 415, not parsed", async () => {
