@@ -68,8 +68,13 @@ async function answerPage(
   // No promise for a page that never used the session (most).
   const committed = context.commit();
   if (committed) await committed;
+  if (outcome.type === "resource") {
+    answerResource(ctx, outcome.value, outcome.status ?? context.chosenStatus);
+    // After the body: an httpError's own headers (a problem+json Content-Type) win over JSON's.
+    applyHeaders(ctx, outcome.headers);
+    return;
+  }
   if (outcome.headers) applyHeaders(ctx, outcome.headers);
-  if (outcome.type === "resource") return answerResource(ctx, outcome.value, outcome.status ?? context.chosenStatus);
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;

@@ -11,6 +11,9 @@ import { startTestApp, type TestApp } from "../../support/test-app";
 const files: Record<string, LoadedRouteFile> = {
   "j/denied.server.ts": { server: { load: () => httpError(422, { field: "name" }, { headers: { "X-Reason": "validation" } }) } },
   "j/missing.server.ts": { server: { load: () => notFound() } },
+  "j/problem.server.ts": {
+    server: { load: () => httpError(409, { title: "Conflict" }, { headers: { "Content-Type": "application/problem+json", "Set-Cookie": "a=1" } }) },
+  },
   "j/broken.server.ts": {
     server: {
       load: () => {
@@ -20,7 +23,7 @@ const files: Record<string, LoadedRouteFile> = {
   },
 };
 const routes = await loadAppRoutes({
-  routes: [route("j/denied", "j/denied.server.ts"), route("j/missing", "j/missing.server.ts"), route("j/broken", "j/broken.server.ts")],
+  routes: [route("j/denied", "j/denied.server.ts"), route("j/missing", "j/missing.server.ts"), route("j/problem", "j/problem.server.ts"), route("j/broken", "j/broken.server.ts")],
   files,
 });
 
@@ -55,6 +58,12 @@ describe("JSON answers", () => {
     expect(denied.json()).toEqual({ field: "name" });
     expect(denied.headers["x-reason"]).toBe("validation");
     expectJsonAnswer(await send(port, "/j/missing", { method: "GET" }), 404);
+    // An httpError naming its own Content-Type keeps it.
+    const problem = await send(port, "/j/problem", { method: "GET" });
+    expect(problem.status).toBe(409);
+    expect(problem.headers["content-type"]).toBe("application/problem+json");
+    expect(problem.headers["set-cookie"]).toEqual(["a=1"]);
+    expect(problem.json()).toEqual({ title: "Conflict" });
     expectJsonAnswer(await send(port, "/j/broken", { method: "GET" }), 500);
   });
 
