@@ -45,6 +45,18 @@ describe("JSON nesting depth (BODY_MAX_DEPTH)", () => {
     expect(app.logs.find((line) => line.msg === "request body refused")).toMatchObject({ status: 400, reason: "JSON nested more than 64 levels deep" });
   });
 
+  it("holds for a page's action too, posted as a document or by <Form> as a data request", async () => {
+    const port = Number(new URL(app.url).port);
+    const build = app.deps.assets.manifest.buildId;
+    for (const [path, headers] of [
+      ["/diagnostics/session", {}],
+      ["/__data/diagnostics/session", { "X-Outpost-Build": build }],
+    ] as const) {
+      const response = await send(port, path, { headers: { "content-type": "application/json", ...headers }, body: Buffer.from(arrays(4_500)) });
+      expectRefused(response, 64);
+    }
+  });
+
   it("arrays and objects count alike: the limit passes, one more is refused", async () => {
     for (const nested of [arrays, objects]) {
       const at = await echo(app, nested(64));
