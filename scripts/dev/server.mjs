@@ -36,6 +36,12 @@ export function devServer({ root, serverDir, env, port }) {
     return proc;
   }
 
+  /** No server runs (one failed to start, or exited): the port closes, so a request is refused rather than left waiting. */
+  function dropListener() {
+    listener?.close();
+    listener = undefined;
+  }
+
   /** Lets the server stop accepting and end its pages' event streams cleanly first (a cut stream is a console error). */
   async function handOver(proc, timeoutMs = 500) {
     const child = proc?.child;
@@ -104,12 +110,18 @@ export function devServer({ root, serverDir, env, port }) {
         await kill(previous);
         await next.preloaded;
         next.child.send({ type: "run", state }, listener, () => {}); // should it have just died, `started` rejects
-        if (!(await untilReady(next, url))) return false;
+        if (!(await untilReady(next, url))) {
+          dropListener();
+          return false;
+        }
         void next.exited.then(([code, signal]) => {
-          if (!next.child.killed && !stopped) console.error(`[dev] the server exited (${signal ?? code}); save a file to restart it`);
+          if (next.child.killed || stopped) return;
+          dropListener();
+          console.error(`[dev] the server exited (${signal ?? code}); save a file to restart it`);
         });
         return true;
       } catch {
+        dropListener();
         return false; // it exited, and has printed why
       } finally {
         // Only now, so its preloading does not compete with this start for the CPU.

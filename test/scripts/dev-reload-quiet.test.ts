@@ -1,7 +1,12 @@
+import { readFileSync } from "node:fs";
+import { connect } from "node:net";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
 import { type DevSession, startDevSession, until } from "../support/dev-session";
+
+const readSource = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
 
 const PAGE = "src/app/home/HomePage.tsx";
 
@@ -50,5 +55,26 @@ describe.skipIf(!hasChromium)("npm run dev: the reload channel across restarts",
     await tab.waitForFunction(() => document.querySelector("#home-title")?.textContent === "Welcome to Outpost, save 4", null, { timeout: 10_000 });
     expect(consoleErrors).toEqual([]);
     expect(failedRequests).toEqual([]);
+  });
+
+  it("a server that fails to start leaves the port closed (a request is refused, not left waiting); the next good save serves again", async () => {
+    const APP_SERVER = "src/app/app.server.ts";
+    const good = readSource(session.dir, APP_SERVER);
+    session.edit(APP_SERVER, (source) => `${source}\nthrow new Error("broken at start");\n`);
+    await until(() => session.stderr().includes("the server did not start"), 20_000);
+    const port = Number(new URL(session.origin).port);
+    const outcome = await new Promise<string>((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve("connected");
+      });
+      socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+    });
+    expect(outcome).toBe("ECONNREFUSED");
+    const restarts = session.ready.length;
+    session.edit(APP_SERVER, () => good);
+    await until(() => session.ready.length > restarts, 20_000);
+    expect((await fetch(`${session.origin}/`)).status).toBe(200);
   });
 });
