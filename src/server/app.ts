@@ -4,6 +4,7 @@ import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
+import { ownSettings } from "./config/settings-scope";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService } from "./feedback/feedback-service";
@@ -40,7 +41,10 @@ export interface AppDependencies {
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
   publicDir?: string;
-  /** Where the app's own settings are read from; the process environment when absent. */
+  /**
+   * This app's own settings source (tests: two apps, two sets of settings, one process); without
+   * it the app's settings are the process environment's, read once per process.
+   */
   settingsSource?: NodeJS.ProcessEnv;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
@@ -54,8 +58,11 @@ export function createApp(deps: AppDependencies): Koa {
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
   installSessions(app, env.SESSION_SECRET, logger);
-  // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
-  loadAppSettings(deps.routes.settings, deps.settingsSource);
+  const { settings } = deps.routes;
+  // First, so that everything after it (logs, middleware, loaders) reads this app's settings.
+  if (settings && deps.settingsSource) app.use(ownSettings(settings, deps.settingsSource));
+  // Loaded at start by the process entry; benchmarks that build an app get them here.
+  else loadAppSettings(settings);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
@@ -98,6 +105,7 @@ export function createApp(deps: AppDependencies): Koa {
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
       maxFields: env.BODY_MAX_FIELDS,
+      maxDepth: env.BODY_MAX_DEPTH,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
         const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);

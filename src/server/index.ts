@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
 import { browserDsn, loadAppSettings, loadEnv, loadEnvOrExit } from "./config/env.server";
+import { listenKept } from "./dev/kept-listener";
 import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
@@ -43,6 +44,8 @@ const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths);
 
 const assets = loadAssets(distDir);
+const devStream =
+  env.NODE_ENV === "development" ? devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") }) : undefined;
 const app = createApp({
   env,
   logger,
@@ -55,13 +58,12 @@ const app = createApp({
   observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
-  extraMiddleware:
-    env.NODE_ENV === "development" ? [devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") })] : [],
+  extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());
 const [metricsServer, port] = await Promise.all([
   startMetricsServer({ registry: metrics.registry, port: env.METRICS_PORT, host: env.METRICS_HOST }),
-  listen(server, env.PORT, env.HOST),
+  devStream && process.send ? listenKept(server, env.PORT, env.HOST, devStream.endStreams) : listen(server, env.PORT, env.HOST),
 ]);
 readiness.ready = true;
 logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");

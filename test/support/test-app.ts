@@ -46,8 +46,11 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const { logger, lines } = memoryLogger();
   assets ??= loadAssets(DIST);
+  const source = { NODE_ENV: "production", ...envVars };
   const deps: AppDependencies = {
-    env: loadEnv({ NODE_ENV: "production", ...envVars }),
+    env: loadEnv(source),
+    // The app's own settings (settings.get()) come from the same variables, for this app alone.
+    settingsSource: source,
     logger,
     assets,
     readiness: { ready: true },

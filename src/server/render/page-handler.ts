@@ -70,8 +70,13 @@ async function answerPage(
   // No promise for a page that never used the session (most).
   const committed = context.commit();
   if (committed) await committed;
-  if (outcome.type !== "resource" && outcome.headers) applyHeaders(ctx, outcome.headers);
-  if (outcome.type === "resource") return answerResource(ctx, outcome.value, context.chosenStatus);
+  if (outcome.type === "resource") {
+    answerResource(ctx, outcome.value, outcome.status ?? context.chosenStatus);
+    // After the body: an httpError's own headers (a problem+json Content-Type) win over JSON's.
+    applyHeaders(ctx, outcome.headers);
+    return;
+  }
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
@@ -162,7 +167,8 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     return await render(ctx, page, onError, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
-    const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
+    // React reports what fails inside it; what failed before it started (the payload script) is reported here.
+    const eventId = reported && reported.error === shellError ? reported.eventId : onError(shellError);
     const error = routeError(shellError, options.exposeErrors, eventId);
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {

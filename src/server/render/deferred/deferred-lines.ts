@@ -1,5 +1,10 @@
 import { encode } from "turbo-stream";
 import { encodeAsJson, encodeErrors } from "../../../shared/deferred/deferred-data";
+import { UnserialisableValueError } from "../../../shared/json/json-text";
+
+/** turbo-stream writes BigInts and cycles, but recurses: only a value nested too deeply defeats it, as a stack overflow. */
+const namedEncodingError = (error: unknown) =>
+  error instanceof RangeError ? new UnserialisableValueError(`Cannot encode the page's deferred data: a value nested too deeply (${error.message})`, { cause: error }) : error;
 
 /**
  * A value encoded with turbo-stream (docs/decisions/0031-deferred-data-turbo-stream.md): the first
@@ -29,7 +34,9 @@ export async function encodeLines(
   const text = new TextDecoder();
   // Each chunk turbo-stream enqueues is one whole line ending in "\n".
   const lineOf = (chunk: Uint8Array) => text.decode(chunk).slice(0, -1);
-  const head = await reader.read();
+  const head = await reader.read().catch((error: unknown) => {
+    throw namedEncodingError(error);
+  });
   if (!head.value) throw new Error("turbo-stream encoded nothing");
   let stopped = false;
   let end: (() => void) | undefined;
@@ -61,7 +68,7 @@ export async function encodeLines(
           },
           (error: unknown) => {
             // A settled value that cannot be encoded: the ones after it are abandoned with it.
-            if (!stopped) onError(error);
+            if (!stopped) onError(namedEncodingError(error));
             finish();
           },
         );
