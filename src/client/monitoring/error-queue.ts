@@ -25,10 +25,14 @@ function push(queued: QueuedError): void {
   if (process.env.NODE_ENV === "development" && queued.source !== "global") console.error(queued.error);
   // A deferred value's failure was reported by the server, which the browser learns by its type or digest.
   if (reportedByServer(queued.error)) return;
-  if (sink) return sink(queued);
+  if (sink) {
+    sink(queued);
+    return;
+  }
   waiting.push(queued);
-  onFirstError?.();
+  const load = onFirstError;
   onFirstError = undefined;
+  load?.();
 }
 
 const onError = (event: ErrorEvent) => {
