@@ -12,6 +12,9 @@ import { fmt, target } from "./lib/stats.mjs";
 
 const INITIAL_LIMIT = 80 * 1024;
 const SENTRY_LIMIT = 30 * 1024;
+// Next.js's initial JavaScript for the same page (gzip, decimal KB, measured from outside): the
+// anchor the initial JS with a DSN is held to half of.
+const NEXT_ANCHOR = 196_000;
 const origin = (input) =>
   /node_modules\/(react|react-dom|scheduler)\//.test(input) ? "react" : input.includes("node_modules/@sentry") ? "sentry" : "app";
 
@@ -74,8 +77,8 @@ export async function payload() {
   const homeChunk = manifest.routes[home?.id] ?? { script: undefined, imports: [] };
   const initialUrls = [...new Set([manifest.entry.script, ...manifest.entry.modulePreloads, homeChunk.script, ...homeChunk.imports])].filter(Boolean);
   // With a DSN the app's code (the entry, or in production a chunk it imports) imports one
-  // Sentry chunk right after start: error-reporting, or tracing (which includes error
-  // reporting) where tracing is on. Count it and what it imports.
+  // Sentry chunk once the page is idle after its load event, or at the first error: error-reporting,
+  // or tracing (which includes error reporting) where tracing is on. Count it and what it imports.
   const startUrls = (name) => {
     const urls = new Set();
     const visit = (out) => {
@@ -113,17 +116,23 @@ export async function payload() {
     header: ["what", "raw", "gzip", "brotli", "gzip split: React / Sentry / app"],
     rows: [
       row(`initial JS for /: entry, its chunks and the home page's (${initialUrls.length} files)`, initial),
-      row(`Sentry chunk fetched right after start with a DSN (${sentryUrls.length} files)`, sentryChunk),
-      row("JS at page load with Sentry on", withSentry),
-      row(`JS at page load with Sentry and tracing on (tracing chunk instead, ${tracingUrls.length} files)`, plus(tracingChunk)),
+      row(`Sentry chunk, fetched with a DSN once the page is idle after its load or at the first error (${sentryUrls.length} files)`, sentryChunk),
+      row("JS once the page is idle with Sentry on", withSentry),
+      row(`JS once the page is idle with Sentry and tracing on (tracing chunk instead, ${tracingUrls.length} files)`, plus(tracingChunk)),
       row("CSS", css, false),
     ],
     // The targets: 71 KiB before route code splitting, at most 5 KiB more with it; the
     // Sentry chunk is fetched on every page of a site with a DSN.
     verdicts: [
       target("Payload: initial JS for / <= 80 KiB gzip", initial.gzip <= INITIAL_LIMIT, fmt.kib(initial.gzip)),
+      // With a DSN nothing more is fetched before the load event: the SDK waits for the page to be idle.
+      target(
+        `Payload: initial JS for / with a DSN <= 0.5x Next's (${NEXT_ANCHOR / 1000} KB gzip)`,
+        initial.gzip <= NEXT_ANCHOR / 2,
+        `${(initial.gzip / 1000).toFixed(1)} KB, ${(initial.gzip / NEXT_ANCHOR).toFixed(2)}x`,
+      ),
       // No chunk found would be a broken measurement, not a pass.
-      target("Payload: Sentry chunk fetched at page load <= 30 KiB gzip", sentryUrls.length > 0 && sentryChunk.gzip <= SENTRY_LIMIT, fmt.kib(sentryChunk.gzip)),
+      target("Payload: Sentry chunk fetched once the page is idle <= 30 KiB gzip", sentryUrls.length > 0 && sentryChunk.gzip <= SENTRY_LIMIT, fmt.kib(sentryChunk.gzip)),
     ],
     notes: [
       "gzip level 9 and brotli quality 11 with node:zlib. The split shares each file's gzip size among React (react, react-dom, scheduler), @sentry/* and the rest by esbuild's bytesInOutput.",

@@ -2,7 +2,8 @@ import clientRoutes from "outpost:client-routes";
 import { hydrateRoot } from "react-dom/client";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
 import { announcingErrors } from "./dev/error-hooks";
-import { queueEarlyErrors, rootErrorHooks } from "./monitoring/error-queue";
+import { rootErrorHooks } from "./monitoring/error-queue";
+import { loadErrorReporting } from "./monitoring/load-reporting";
 import { BrowserRouter } from "./navigation/browser-router";
 import { setRouter } from "./navigation/revalidate";
 import { RouterRoot } from "./navigation/RouterRoot";
@@ -14,7 +15,7 @@ declare global {
 }
 
 /**
- * Starts the app in the browser: error reporting (with a DSN), the router, the matched routes'
+ * Starts the app in the browser: the error queue (with a DSN), the router, the matched routes'
  * chunks, then hydration. The production build makes every lazily loaded chunk import this
  * module (scripts/build/app-chunk.mjs), so that it and all it imports are one chunk, not a
  * dozen small ones; the entry (./entry.tsx) only calls it. A chunk imported while this runs
@@ -24,14 +25,8 @@ export async function start(): Promise<void> {
   const payload = window[PAYLOAD_GLOBAL];
   const { sentryDsn } = payload.config;
 
-  if (sentryDsn) {
-    queueEarlyErrors();
-    const begin =
-      payload.config.tracesSampleRate > 0
-        ? import("./monitoring/tracing").then((module) => module.startErrorReportingWithTracing)
-        : import("./monitoring/error-reporting").then((module) => module.startErrorReporting);
-    void begin.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
-  }
+  // Errors are queued from here on; the SDK loads at the first one or once the page is idle.
+  if (sentryDsn) loadErrorReporting(payload, sentryDsn);
 
   // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
   const { stream } = payload;

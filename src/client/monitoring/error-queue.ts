@@ -2,10 +2,10 @@ import type { ErrorInfo } from "react";
 import { reportedByServer } from "../../shared/deferred/deferred-data";
 
 /**
- * The Sentry SDK is a chunk of its own, loaded right after start so it does not weigh on
- * the first paint. Errors raised before it is ready wait here and are sent once it is:
- * window errors and unhandled rejections, and React's root error hooks, which hydrateRoot
- * needs at once.
+ * The Sentry SDK is a chunk of its own, loaded once the page is idle after its load or at the
+ * first error, whichever comes first, so it weighs on neither the first paint nor hydration.
+ * Errors raised before it is ready wait here and are sent once it is: window errors and
+ * unhandled rejections, and React's root error hooks, which hydrateRoot needs at once.
  */
 export type ErrorSource = "global" | "rejection" | "uncaught" | "caught" | "recoverable";
 
@@ -19,13 +19,20 @@ type Sink = (queued: QueuedError) => void;
 
 let sink: Sink | null = null;
 const waiting: QueuedError[] = [];
+let onFirstError: (() => void) | undefined;
 
 function push(queued: QueuedError): void {
   if (process.env.NODE_ENV === "development" && queued.source !== "global") console.error(queued.error);
   // A deferred value's failure was reported by the server, which the browser learns by its type or digest.
   if (reportedByServer(queued.error)) return;
-  if (sink) sink(queued);
-  else waiting.push(queued);
+  if (sink) {
+    sink(queued);
+    return;
+  }
+  waiting.push(queued);
+  const load = onFirstError;
+  onFirstError = undefined;
+  load?.();
 }
 
 const onError = (event: ErrorEvent) => {
@@ -34,7 +41,9 @@ const onError = (event: ErrorEvent) => {
 };
 const onRejection = (event: PromiseRejectionEvent) => push({ source: "rejection", error: event.reason });
 
-export function queueEarlyErrors(): void {
+/** Listens for errors until the SDK takes over; `loadSdk` is called at the first one. */
+export function queueEarlyErrors(loadSdk: () => void): void {
+  onFirstError = loadSdk;
   window.addEventListener("error", onError);
   window.addEventListener("unhandledrejection", onRejection);
 }
@@ -44,6 +53,7 @@ export function drainErrorsTo(next: Sink): void {
   window.removeEventListener("error", onError);
   window.removeEventListener("unhandledrejection", onRejection);
   sink = next;
+  onFirstError = undefined;
   for (const queued of waiting.splice(0)) next(queued);
 }
 
