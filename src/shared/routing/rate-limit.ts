@@ -38,7 +38,7 @@ export function checkRateLimit({ name, points, duration }: RateLimit): void {
 
 /**
  * Route middleware that allows `points` requests per `duration` seconds per key, and answers the
- * rest 429 with Retry-After through the route's error component (`status` 429, `data.retryAfterSeconds`),
+ * rest 429 with Retry-After through the route's error component (`status` 429, `data.reason` and `data.retryAfterSeconds`),
  * which is neither logged as an error nor reported.
  */
 export function rateLimit(options: RateLimitOptions): RouteMiddleware {
@@ -49,6 +49,7 @@ export function rateLimit(options: RateLimitOptions): RouteMiddleware {
     const decision = await context.services.rateLimits.take(limit, key);
     if (decision.ok) return;
     const retryAfterSeconds = decision.retryAfterSeconds;
-    httpError(429, { retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
+    const reason = `Too many requests from here: please try again in ${retryAfterSeconds} s.`;
+    httpError(429, { reason, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
   };
 }
