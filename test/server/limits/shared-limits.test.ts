@@ -29,7 +29,7 @@ describe.skipIf(!redisAvailable)("three replicas sharing one Redis", () => {
 
   it("limit one client's envelopes as one client: the tunnel's limit is not multiplied by three", async () => {
     const body = envelope(dsn);
-    const answers = await roundRobin(replicas, 3 * TUNNEL_LIMIT, (url) => fetch(`${url}/monitoring?p=42`, { method: "POST", body }));
+    const answers = await roundRobin(replicas, 3 * TUNNEL_LIMIT, (url) => fetch(`${url}/monitoring?p=42`, { method: "POST", body: new Uint8Array(body) }));
     expect(answers.map((answer) => answer.status)).toEqual([...Array(TUNNEL_LIMIT).fill(200), ...Array(2 * TUNNEL_LIMIT).fill(429)]);
     expect(Number(answers.at(-1)?.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(ingest.requests).toHaveLength(TUNNEL_LIMIT);
