@@ -12,6 +12,8 @@ export interface RateLimit {
 export interface RateLimitOptions extends RateLimit {
   /** Whose uses count together; the visitor's IP by default, or e.g. the account name a sign-in names. */
   key?: (context: RequestContext) => string | undefined;
+  /** The methods that count (`["POST"]` for a sign-in form); every method when absent. */
+  methods?: readonly string[];
 }
 
 export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -44,7 +46,9 @@ export function checkRateLimit({ name, points, duration }: RateLimit): void {
 export function rateLimit(options: RateLimitOptions): RouteMiddleware {
   const limit: RateLimit = { name: options.name, points: options.points, duration: options.duration };
   checkRateLimit(limit);
+  const methods = options.methods?.map((method) => method.toUpperCase());
   return async (context) => {
+    if (methods && !methods.includes(context.method)) return;
     const key = options.key?.(context) || context.clientIp;
     const decision = await context.services.rateLimits.take(limit, key);
     if (decision.ok) return;
