@@ -7,7 +7,9 @@ import { type Env, loadAppSettings } from "./config/env.server";
 import { ownSettings } from "./config/settings-scope";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
-import { createFeedbackService } from "./feedback/feedback-service";
+import { createFeedbackService, FEEDBACK_RATE_LIMIT_PER_MINUTE } from "./feedback/feedback-service";
+import { createRateLimits, type RateLimits } from "./limits/rate-limits";
+import type { RedisConnection } from "./redis/redis-connection";
 import { bodyParser } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
@@ -46,6 +48,10 @@ export interface AppDependencies {
    * it the app's settings are the process environment's, read once per process.
    */
   settingsSource?: NodeJS.ProcessEnv;
+  /** The shared Redis (REDIS_URL), from connectSharedState; absent, each process keeps its own state. */
+  redis?: RedisConnection;
+  /** Every named rate limit (connectSharedState's with Redis); per process when absent. The tunnel's limiter comes from the same. */
+  rateLimits?: RateLimits;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -117,7 +123,11 @@ export function createApp(deps: AppDependencies): Koa {
     }),
   ];
   // Feedback goes out through error reporting, so it is available exactly when that is on.
-  const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
+  const rateLimits = deps.rateLimits ?? createRateLimits();
+  const feedback = createFeedbackService(
+    monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined,
+    rateLimits.limiter("feedback", FEEDBACK_RATE_LIMIT_PER_MINUTE, 60),
+  );
   app.use(
     behindGuards(
       guards,
@@ -131,7 +141,7 @@ export function createApp(deps: AppDependencies): Koa {
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
-      services: { feedback },
+      services: { feedback, rateLimits },
     }),
     ),
   );

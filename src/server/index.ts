@@ -10,6 +10,7 @@ import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logger";
+import { createRateLimits } from "./limits/rate-limits";
 import { createMetrics, startMetricsServer } from "./metrics";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
@@ -30,6 +31,10 @@ const logger =
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 const metrics = createMetrics();
+const shared = env.REDIS_URL ? (await import("./redis/shared-state")).connectSharedState(env, logger) : undefined;
+const redis = shared?.redis;
+if (redis) metrics.watchRedis(redis);
+const rateLimits = shared?.rateLimits ?? createRateLimits();
 
 const publicDsn = browserDsn(env);
 const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
@@ -54,6 +59,8 @@ const app = createApp({
   routes: appRoutes,
   publicDir: path.join(distDir, "public"),
   tunnel,
+  redis,
+  rateLimits,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
   observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
@@ -76,6 +83,7 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       allowedDsns,
       maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
       rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
+      limiter: env.SENTRY_TUNNEL_RATE_LIMIT > 0 ? rateLimits.limiter("tunnel", env.SENTRY_TUNNEL_RATE_LIMIT, 60) : undefined,
       connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
       observer: metrics.tunnelObserver,
@@ -106,6 +114,6 @@ exitOnSignals({
   afterDrain: async (deadline) => {
     // The spool has what is left of the drain deadline; the steps after it are bounded on their own.
     await tunnel?.drain(deadline);
-    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
+    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), redis?.close()]);
   },
 });

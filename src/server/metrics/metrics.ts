@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
@@ -24,6 +24,8 @@ export interface Metrics {
   observeCsrfRefusal(check: string): void;
   /** Reads the spool's depth per upstream when metrics are scraped. */
   watchSpool(read: () => SpoolDepth[]): void;
+  /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
+  watchRedis(connection: { readonly up: boolean }): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -120,5 +122,15 @@ export function createMetrics(): Metrics {
       csrfRejected.inc({ check });
     },
     watchSpool: spool.watchSpool,
+    watchRedis(connection) {
+      new Gauge({
+        name: "outpost_redis_up",
+        help: "1 while the shared Redis (REDIS_URL) answers, 0 while limits count per instance and session pages answer 503",
+        registers: [registry],
+        collect() {
+          this.set(connection.up ? 1 : 0);
+        },
+      });
+    },
   };
 }

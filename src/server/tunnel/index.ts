@@ -1,5 +1,5 @@
 import type Router from "@koa/router";
-import { RateLimiter } from "../http/rate-limit";
+import { LocalLimiter } from "../limits/local-limiter";
 import { HeldBytes } from "./body/body-copy";
 import { type Allowlist, compileAllowlist } from "./check/allowlist";
 import { stillAllowed } from "./check/still-allowed";
@@ -61,10 +61,12 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   const limiter =
     options.rateLimitPerMinute === 0
       ? undefined
-      : new RateLimiter(
+      : (options.limiter ??
+        new LocalLimiter(
           options.rateLimitPerMinute,
+          60_000,
           positiveInt("rateLimitMaxClients", options.rateLimitMaxClients ?? DEFAULT_RATE_LIMIT_MAX_CLIENTS),
-        );
+        ));
 
   let ownAgent: UpstreamAgent | undefined;
   let dispatcher: RequestDispatcher;
