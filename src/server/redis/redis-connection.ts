@@ -33,6 +33,8 @@ export function createRedisConnection({ url, timeoutMs, logger }: RedisConnectio
     commandTimeout: timeoutMs,
     connectTimeout: Math.max(1_000, timeoutMs),
     maxRetriesPerRequest: 0,
+    // Commands issued in one tick go in one write: concurrent requests share the round trip.
+    enableAutoPipelining: true,
     retryStrategy: reconnectDelay,
     // A dropped connection must not wait for TCP keep-alive to be noticed.
     keepAlive: 10_000,
