@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser";
 import { reportingStack } from "../support/reporting-stack";
 
-// Where focus goes once JavaScript has the page: what a screen reader then reads.
-describe.skipIf(!hasChromium)("focus after client navigations and form answers", () => {
+// What a screen reader is told once JavaScript has the page: where focus goes, what is announced.
+describe.skipIf(!hasChromium)("focus and announcements after client navigations and form answers", () => {
   const stack = reportingStack({});
 
   async function hydrated(path: string): Promise<Page> {
@@ -37,6 +37,27 @@ describe.skipIf(!hasChromium)("focus after client navigations and form answers",
     await page.waitForSelector('[data-error-for="email"]');
     await page.waitForFunction(() => document.activeElement?.id === "feedback-email", undefined, { timeout: 5_000 });
     expect(await page.getAttribute("#feedback-email", "aria-describedby")).toBe("feedback-email-error");
+    await page.close();
+  });
+
+  it("announces a navigation slower than 200 ms in a polite live region, and clears it when the page is there", async () => {
+    const page = await hydrated("/");
+    const status = page.locator("[data-navigation-status]");
+    expect(await status.getAttribute("role")).toBe("status");
+    expect(await status.textContent()).toBe("");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/__data/**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.click('header a[href="/feedback"]');
+    await page.waitForFunction(() => document.querySelector("[data-navigation-status]")?.textContent === "Loading page");
+    release();
+    await page.waitForSelector("#feedback-title");
+    await page.waitForFunction(() => document.querySelector("[data-navigation-status]")?.textContent === "");
     await page.close();
   });
 });
