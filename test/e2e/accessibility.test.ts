@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a bench script in plain JavaScript, without types
 import { BROWSER_UA } from "../../scripts/bench/lib/proc.mjs";
 import { appPages, axeViolations, serveWithoutScripts } from "../support/accessibility";
 import { hasChromium, launchChromium } from "../support/browser";
@@ -9,7 +10,8 @@ import { reportingServer } from "../support/reporting-stack";
 // them, checked by axe-core: zero violations of any impact.
 const pages = await appPages();
 
-describe.concurrent.skipIf(!hasChromium)("accessibility (axe-core) of every page", () => {
+// Concurrent: each test has a page of its own, and most of the time is the browser's.
+describe.skipIf(!hasChromium)("accessibility (axe-core) of every page", { concurrent: true }, () => {
   // A DSN, so the feedback form (and the SDK) render as in production.
   const stack = reportingServer({});
   let browser: BrowserContext;
