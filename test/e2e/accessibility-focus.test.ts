@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { hasChromium } from "../support/browser";
+import { hasChromium, holdRequests } from "../support/browser";
 import { reportingStack } from "../support/reporting-stack";
 
 // What a screen reader is told once JavaScript has the page: where focus goes, what is announced.
@@ -45,14 +45,7 @@ describe.skipIf(!hasChromium)("focus and announcements after client navigations 
     const status = page.locator("[data-navigation-status]");
     expect(await status.getAttribute("role")).toBe("status");
     expect(await status.textContent()).toBe("");
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/__data/**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/__data/**");
     await page.click('header a[href="/feedback"]');
     await page.waitForFunction(() => document.querySelector("[data-navigation-status]")?.textContent === "Loading page");
     release();

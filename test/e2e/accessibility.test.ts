@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a bench script in plain JavaScript, without types
 import { BROWSER_UA } from "../../scripts/bench/lib/proc.mjs";
 import { appPages, axeViolations, serveWithoutScripts } from "../support/accessibility";
-import { hasChromium, launchChromium } from "../support/browser";
+import { hasChromium, holdRequests, launchChromium } from "../support/browser";
 import { reportingServer } from "../support/reporting-stack";
 
 // Every page of src/app/routes.ts (diagnostics included), and the states a visitor meets on
@@ -127,14 +127,7 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) of every page", { concur
 
   it("a navigation pending, with its progress bar", async () => {
     const page = await hydrated("/");
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/__data/**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/__data/**");
     await page.click('a[href="/feedback"]');
     await page.waitForSelector('[role="progressbar"]');
     expect(await axeViolations(page)).toEqual([]);
