@@ -109,11 +109,26 @@ describe.skipIf(!hasChromium)("accessibility (axe-core) of every page", { concur
     await page.close();
   });
 
-  it("a deferred page before its value: the fallback, as a visitor without JavaScript keeps it", async () => {
+  it("a deferred page before its value, without JavaScript: the fallback such a visitor keeps", async () => {
     const page = await withoutJavaScript("/diagnostics/deferred");
     expect(await page.isVisible("#slow-fallback")).toBe(true);
     expect(await page.isVisible("#slow-value")).toBe(false);
     expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("a deferred page before its value, hydrated: a navigation whose data request ends before the value", async () => {
+    const page = await hydrated("/diagnostics");
+    // The streamed answer's first line only (the awaited part): the value stays pending, its fallback on screen.
+    await page.route("**/__data/diagnostics/deferred*", async (route) => {
+      const response = await route.fetch();
+      const [first] = (await response.text()).split("\n");
+      await route.fulfill({ response, body: `${first}\n` });
+    });
+    await page.click('a[href="/diagnostics/deferred"]');
+    await page.waitForSelector("#fast");
+    expect(await page.isVisible("#slow-fallback")).toBe(true);
+    expect(await violationsInBothSchemes(page)).toEqual([]);
     await page.close();
   });
 
