@@ -19,6 +19,8 @@ const runs = Number(process.argv.find((a) => a.startsWith("--runs="))?.slice(7) 
 const write = !process.argv.includes("--no-write");
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const PERFORMANCE_TARGET = 95;
+// Lighthouse's benchmark index here reads ~3,100 in the least loaded runs seen, 600-2,500 when other work holds the CPU.
+const BUSY_HOST_INDEX = 2_500;
 
 /**
  * What is measured: `indexable` pages are held to SEO 100; a page with a `status` is measured
@@ -52,14 +54,7 @@ try {
   for (const page of PAGES) {
     const measured = [];
     for (let run = 0; run < runs; run++) {
-      const { lhr } = await lighthouse(`${server.origin}${page.path}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: CATEGORIES,
-        ignoreStatusCode: Boolean(page.status),
-      });
-      if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const lhr = await audit(page);
       measured.push(scores(lhr, page));
       console.log(`${page.path} run ${run + 1}: ${JSON.stringify(measured.at(-1))}`);
     }
@@ -82,6 +77,25 @@ if (write) {
   console.log("wrote LIGHTHOUSE.md");
 }
 process.exit(misses.length ? 1 : 0);
+
+/**
+ * One Lighthouse run. A run whose recording failed (NO_NAVSTART, NO_FCP: Lighthouse's own
+ * "please run Lighthouse again") is run again, twice at most; scores are never taken from it.
+ */
+async function audit(page, attempts = 3) {
+  const { lhr } = await lighthouse(`${server.origin}${page.path}`, {
+    port: chrome.port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: CATEGORIES,
+    ignoreStatusCode: Boolean(page.status),
+  });
+  if (!lhr.runtimeError) return lhr;
+  const problem = `${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`;
+  if (attempts <= 1) throw new Error(problem);
+  console.log(`${problem}; running it again`);
+  return audit(page, attempts - 1);
+}
 
 /** Category scores (0-100) and the figures behind performance, from one run. */
 function scores(lhr, page) {
@@ -167,5 +181,8 @@ function render(rows, misses, minutes) {
     ),
     "",
     misses.length ? `${misses.length} miss(es).` : "Every target met.",
+    ...(rows.some(({ result }) => result.benchmarkIndex < BUSY_HOST_INDEX)
+      ? [`The host looked busy (CPU benchmark index under ${BUSY_HOST_INDEX} where the least loaded runs read ~3,100): performance reads low under load; re-run on a quiet machine before chasing a miss.`]
+      : []),
   ].join("\n");
 }
