@@ -33,3 +33,16 @@ export function watchPage(page: Page, ignoreConsoleFrom: (url: string) => boolea
   });
   return watched;
 }
+
+/** Holds every request matching `pattern` until the returned function is called: a navigation stays pending meanwhile. */
+export async function holdRequests(page: Page, pattern: string): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

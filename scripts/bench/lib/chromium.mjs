@@ -7,6 +7,17 @@ import { chromium } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(CHROMIUM_PATH);
+/** Headless, no network of its own (updates, sync, QUIC), no first-run screens: for every launch, Lighthouse's too. */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** `javaScriptEnabled: false` for pages as a visitor without JavaScript gets them. */
 export async function launchChromium({ javaScriptEnabled = true } = {}) {
@@ -15,16 +26,7 @@ export async function launchChromium({ javaScriptEnabled = true } = {}) {
     javaScriptEnabled,
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_FLAGS,
   });
   return {
     browser,

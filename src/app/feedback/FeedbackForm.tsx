@@ -31,6 +31,7 @@ export function FeedbackForm({ eventId, values = {}, errors = {}, problem }: Fee
     );
   }
   const describedBy = (field: FeedbackField) => (errors[field] ? `feedback-${field}-error` : undefined);
+  const invalid = (field: FeedbackField) => (errors[field] ? true : undefined);
   return (
     <Form action={FEEDBACK_PATH} className="feedback-form" noValidate>
       {({ pending }) => (
@@ -48,15 +49,15 @@ export function FeedbackForm({ eventId, values = {}, errors = {}, problem }: Fee
             required
             maxLength={FEEDBACK_LIMITS.message}
             defaultValue={values.message}
-            aria-invalid={errors.message ? true : undefined}
+            aria-invalid={invalid("message")}
             aria-describedby={describedBy("message")}
           />
           <FieldError field="message" errors={errors} />
           <label htmlFor="feedback-name">Name (optional)</label>
-          <input id="feedback-name" name="name" maxLength={FEEDBACK_LIMITS.name} defaultValue={values.name} aria-describedby={describedBy("name")} />
+          <input id="feedback-name" name="name" maxLength={FEEDBACK_LIMITS.name} defaultValue={values.name} aria-invalid={invalid("name")} aria-describedby={describedBy("name")} />
           <FieldError field="name" errors={errors} />
           <label htmlFor="feedback-email">Email (optional)</label>
-          <input id="feedback-email" name="email" type="email" maxLength={FEEDBACK_LIMITS.email} defaultValue={values.email} aria-describedby={describedBy("email")} />
+          <input id="feedback-email" name="email" type="email" maxLength={FEEDBACK_LIMITS.email} defaultValue={values.email} aria-invalid={invalid("email")} aria-describedby={describedBy("email")} />
           <FieldError field="email" errors={errors} />
           <FieldError field="eventId" errors={errors} />
           <button type="submit">{pending ? "Sending…" : "Send feedback"}</button>

@@ -14,8 +14,9 @@ export const errorHead: HeadTags = { title: "Something went wrong · Outpost" };
 export default function RootLayout() {
   return (
     <>
-      <NavigationProgress />
       <header className="site-header">
+        {/* Inside a landmark, like all content: assistive technology finds it in the banner. */}
+        <NavigationProgress />
         <nav aria-label="Site">
           <Link href="/" className="brand">
             Outpost

@@ -11,6 +11,7 @@ import { DataFreshness } from "./data-freshness";
 import { withKeptData } from "./kept-data";
 import { emitNavigation } from "./navigation-events";
 import { PrefetchCache } from "./prefetch-cache";
+import { focusNewPage } from "./focus-after-navigation";
 import { type HistoryMode, ScrollPositions } from "./scroll-positions";
 
 export interface RouterSnapshot {
@@ -267,6 +268,7 @@ export class BrowserRouter implements Router {
     const key = this.#key;
     this.#afterRender = () => {
       this.#scroll.restore(mode, key, url.hash);
+      if (mode !== "none") focusNewPage(url.hash);
       delete document.documentElement.dataset.navigating;
       if (mode !== "none") emitNavigation("end", { pattern: state.pattern });
     };

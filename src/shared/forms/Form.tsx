@@ -1,4 +1,4 @@
-import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useRef, useState } from "react";
+import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useRef, useState } from "react";
 import { useRouter } from "../navigation/router-context";
 
 export interface FormState {
@@ -17,12 +17,23 @@ export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "me
  * (post/redirect/get). With it, it submits with fetch, with no reload: the page answers with
  * its action data and freshly loaded data, or a redirect that is followed as a navigation.
  * While pending it says so (`data-pending`, `aria-busy`, and `children` as a function) and
- * ignores further submits. When only the browser can submit it, the form is submitted natively.
+ * ignores further submits; an answer with errors focuses its first field marked `aria-invalid`.
+ * When only the browser can submit it, the form is submitted natively.
  */
 export function Form({ action, children, onSubmit, ...form }: FormProps) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const answered = useRef(false);
+
+  // Once an answer has rendered: its first invalid field takes focus, so a screen reader reads
+  // the field with its message (aria-describedby) instead of nothing at all.
+  useEffect(() => {
+    if (pending || !answered.current) return;
+    answered.current = false;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [pending]);
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
     onSubmit?.(event);
@@ -37,6 +48,7 @@ export function Form({ action, children, onSubmit, ...form }: FormProps) {
     try {
       // The form's action property is its resolved URL (this page's when there is none).
       if ((await router.submit(element.action, body)) === "fallback") element.submit();
+      else answered.current = true;
     } finally {
       inFlight.current = false;
       setPending(false);
@@ -46,6 +58,7 @@ export function Form({ action, children, onSubmit, ...form }: FormProps) {
   return (
     <form
       {...form}
+      ref={formRef}
       method="post"
       action={action}
       onSubmit={submit}

@@ -15,7 +15,8 @@ export interface MatchedRoutes {
   matches: RouteMatch[];
 }
 
-interface Branch {
+/** One page of the table: its full pattern, the chain of module ids down to it, and whether it is diagnostic. */
+export interface Branch {
   pattern: string;
   segments: Segment[];
   ids: string[];
@@ -65,6 +66,11 @@ export class RouteTable {
         this.#branches.push({ pattern, segments: parsePattern(pattern), ids: chain, diagnostic: gated });
       }
     }
+  }
+
+  /** Every page, most specific first: for tools that visit them all (the accessibility walk). */
+  pages(): readonly Readonly<Branch>[] {
+    return this.#branches;
   }
 
   /** The chain for a pathname, or null when no page is there. */

@@ -1,0 +1,19 @@
+import { fragmentId } from "../../shared/navigation/navigation-target";
+
+/**
+ * After a client navigation has rendered, focus goes where a full page load would leave a
+ * screen reader: the `#hash` target, else the page's main heading, else its `<main>`. Focusing
+ * the heading makes assistive technology read the new page's name; the link clicked may be gone.
+ */
+export function focusNewPage(hash: string): void {
+  const target =
+    (hash ? document.getElementById(fragmentId(hash)) : null) ??
+    document.querySelector<HTMLElement>("main h1") ??
+    document.querySelector<HTMLElement>("h1") ??
+    document.querySelector<HTMLElement>("main");
+  if (!target) return;
+  // A heading or landmark is not focusable by default: -1 lets script focus it, not the Tab key.
+  if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  // Scroll is restored separately (back/forward keeps the visitor's position).
+  target.focus({ preventScroll: true });
+}
