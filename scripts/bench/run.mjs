@@ -34,7 +34,7 @@ const settings = {
   payload: {},
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
-  shared: { connections: 10, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
+  shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
 };
 const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState };
 

@@ -32,7 +32,7 @@ export async function sharedState({ connections, paired }) {
       rows: [["tunnel, SENTRY_TUNNEL_RATE_LIMIT counted", fmt.kib(SIZE), fmt.x(pair.ratio), pairFigures(pair)]],
       verdicts: [target(`Tunnel ${fmt.kib(SIZE)} with REDIS_URL >= 0.9 × without`, pair.ratio >= 0.9, `${fmt.x(pair.ratio)} (paired)`)],
       notes: [
-        `Both servers count every envelope against SENTRY_TUNNEL_RATE_LIMIT=${LIMIT} (never reached): one in its own process (a token bucket), the other in a local redis-server (rate-limiter-flexible, one round trip per envelope). Paired as the tunnel group is (lib/paired.mjs): both pinned to CPU 0, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections; Redis unpinned. Without ÷ with, per round: ${pairFigures(pair)}.`,
+        `Both servers count every envelope against SENTRY_TUNNEL_RATE_LIMIT=${LIMIT} (never reached): one in its own process (a token bucket), the other in a local redis-server (rate-limiter-flexible, one round trip per envelope). Paired as the tunnel group is (lib/paired.mjs): both pinned to CPU 0, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections; Redis unpinned. ${connections} connections rather than the tunnel group's 10: at 10 the Redis round trip left CPU 0 about a fifth idle (the shared server waited rather than worked, 0.63-0.69× in quick runs), and a pair measures CPU cost only while the core is what limits both. Without ÷ with, per round: ${pairFigures(pair)}.`,
       ],
     };
   } finally {
