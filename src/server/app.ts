@@ -53,7 +53,7 @@ export function createApp(deps: AppDependencies): Koa {
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
-  installSessions(app, env.SESSION_SECRET, logger);
+  installSessions(app, { secrets: env.SESSION_SECRET }, logger);
   // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
   loadAppSettings(deps.routes.settings, deps.settingsSource);
 
