@@ -45,6 +45,40 @@ function DeferredPage({ data }: PageProps<Deferred>) {
   );
 }
 
+export interface SessionShown {
+  notice: string | null;
+  /** `notice` read a second time by the same request. */
+  again: string | null;
+  user: string | null;
+  padding: number;
+}
+
+/** Shows the session's `notice` (flashed) and `user`; a POST flashes `notice`, signs in (`user`) or stores `size` bytes. */
+const sessionPage: LoadedRouteFile = {
+  module: {
+    default: ({ data }: PageProps<SessionShown>) => <pre id="session">{JSON.stringify(data)}</pre>,
+  },
+  server: {
+    load: ({ session }): SessionShown => ({
+      notice: session.get<string>("notice") ?? null,
+      again: session.get<string>("notice") ?? null,
+      user: session.get<string>("user") ?? null,
+      padding: session.get<string>("padding")?.length ?? 0,
+    }),
+    action: ({ body, session }) => {
+      const fields = body as Record<string, string>;
+      if (fields.notice) session.flash("notice", fields.notice);
+      if (fields.user) {
+        session.regenerate();
+        session.set("user", fields.user);
+      }
+      if (fields.size) session.set("padding", "x".repeat(Number(fields.size)));
+      if (fields.intent === "clear") session.clear();
+      return redirect("/test/session", 303);
+    },
+  },
+};
+
 const deferred = (outcome: Deferred["outcome"]) => () => ({ token: crypto.randomUUID(), outcome });
 
 /** Test-only route files: a module and its server half, as the build would load them. */
@@ -109,6 +143,7 @@ const files: Record<string, LoadedRouteFile> = {
   "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
+  "test/session.tsx": sessionPage,
 };
 
 export const testRoutes = await loadAppRoutes({
@@ -123,6 +158,7 @@ export const testRoutes = await loadAppRoutes({
     route("test/late", "test/late.tsx"),
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),
+    route("test/session", "test/session.tsx"),
   ],
   files,
 });
