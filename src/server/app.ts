@@ -36,6 +36,8 @@ export interface AppDependencies {
   observeRender?: (route: string, seconds: number) => void;
   /** A request refused as cross-site, by the check that failed. */
   observeCsrfRefusal?: (check: string) => void;
+  /** A page answered 503 because its session's store could not be reached. */
+  observeSessionUnavailable?: () => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */

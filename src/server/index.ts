@@ -55,6 +55,7 @@ const app = createApp({
   observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
+  observeSessionUnavailable: metrics.observeSessionUnavailable,
   extraMiddleware:
     env.NODE_ENV === "development" ? [devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") })] : [],
 });

@@ -83,6 +83,8 @@ export const envSchema = object({
   ALLOWED_ORIGINS: commaList(origin),
   /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */
   SESSION_SECRET: commaList(string().check(minLength(32, "each secret must be at least 32 characters"))),
+  /** Where sessions live: `cookie` (signed, in the visitor's browser) or `redis` (behind a signed id; needs REDIS_URL). */
+  SESSION_STORE: _default(oneOf(["cookie", "redis"]), "cookie"),
   SENTRY_DSN: optional(dsn),
   PUBLIC_SENTRY_DSN: optional(dsn),
   SENTRY_ENVIRONMENT: optional(text()),
