@@ -25,8 +25,7 @@ export class SessionTooLargeError extends RangeError {
 const newId = () => randomBytes(32).toString("base64url");
 const emptyValues = () => Object.create(null) as SessionValues;
 
-function parseValues(text: string | null): SessionValues {
-  if (text === null) return emptyValues();
+function parseValues(text: string): SessionValues {
   const parsed: unknown = JSON.parse(text);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return emptyValues();
   return Object.assign(emptyValues(), parsed);
@@ -49,7 +48,8 @@ export function redisStore(redis: SessionRedis, onUnavailable: () => void = () =
     read(ctx) {
       const signed = signedId(ctx);
       if (!signed) return { values: emptyValues() };
-      return redis.get(KEY_PREFIX + signed.id).then((text): LoadedSession => ({ values: parseValues(text), id: signed.id, rotated: signed.rotated }));
+      // An id whose values are gone (ended, expired) is never used again: a write starts a new one.
+      return redis.get(KEY_PREFIX + signed.id).then((text): LoadedSession => (text === null ? { values: emptyValues() } : { values: parseValues(text), id: signed.id, rotated: signed.rotated }));
     },
     emptied: (ctx, read) => ({ values: emptyValues(), id: read ? read.id : signedId(ctx)?.id }),
     async write(ctx, session, renew) {
