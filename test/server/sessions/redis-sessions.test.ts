@@ -1,0 +1,87 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_SESSION_BYTES } from "#src/server/sessions/redis-store";
+import { CookieJar } from "../../support/cookie-jar";
+import { hasRedis, type RedisServer, startRedisServer } from "../../support/redis-server";
+import { startTestApp, type TestApp } from "../../support/test-app";
+
+const SECRET = "a-redis-session-secret-long-enough-00000";
+
+const visitsOf = (html: string) => Number(/<span id="visits">(\d+)<\/span>/.exec(html)?.[1]);
+const nameOf = (html: string) => /<span id="session-name">([^<]*)<\/span>/.exec(html)?.[1];
+
+describe.skipIf(!hasRedis)("sessions in Redis (SESSION_STORE=redis)", () => {
+  let redis: RedisServer;
+  let replicas: TestApp[];
+  let unavailable = 0;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    const env = { ENABLE_DIAGNOSTIC_ROUTES: "true", SESSION_SECRET: SECRET, SESSION_STORE: "redis", REDIS_URL: redis.url };
+    replicas = await Promise.all([1, 2, 3].map(() => startTestApp(env, { observeSessionUnavailable: () => unavailable++ })));
+  });
+  afterAll(async () => {
+    await Promise.all((replicas ?? []).map((replica) => replica.close()));
+    await redis?.stop();
+  });
+
+  /** A command on the test's Redis, through redis-cli. */
+  const redisCli = (...args: string[]) => execFileSync("redis-cli", ["-u", redis.url, ...args], { encoding: "utf8" }).trim();
+  const sessionKeys = () => redisCli("--scan", "--pattern", "outpost:session:*").split("\n").filter(Boolean);
+
+  const page = (replica: TestApp, cookie: string) => fetch(`${replica.url}/diagnostics/session`, { headers: { Cookie: cookie } });
+  const post = (replica: TestApp, cookie: string, body: string) =>
+    fetch(`${replica.url}/diagnostics/session`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+      body,
+      redirect: "manual",
+    });
+
+  it("shares a session across replicas; cleared on one, a copy of its cookie is empty on all three", async () => {
+    const [first, second, third] = replicas as [TestApp, TestApp, TestApp];
+    const jar = new CookieJar();
+    jar.take(await page(first, ""));
+    jar.take(await post(first, jar.header, "name=Ada"));
+    // The cookie carries an id, never the values.
+    expect(jar.header).not.toContain(Buffer.from("Ada").toString("base64").slice(0, 3));
+    expect(jar.header).toMatch(/^outpost\.session=[A-Za-z0-9_-]{43}; outpost\.session\.sig=/);
+    const copied = jar.header;
+
+    const onThird = await (await page(third, copied)).text();
+    expect(nameOf(onThird)).toBe("Ada");
+    expect(visitsOf(onThird)).toBe(2);
+
+    const cleared = await post(second, copied, "intent=clear");
+    expect(cleared.status).toBe(303);
+    expect(cleared.headers.getSetCookie()[0]).toMatch(/^outpost\.session=; path=\/; expires=Thu, 01 Jan 1970/);
+    for (const replica of replicas) {
+      const html = await (await page(replica, copied)).text();
+      expect(nameOf(html)).toBe("");
+      expect(visitsOf(html)).toBe(1);
+    }
+  });
+
+  it("keeps the values for the session's lifetime, renewed by every write", async () => {
+    const jar = new CookieJar();
+    jar.take(await page(replicas[0] as TestApp, ""));
+    const [key] = sessionKeys().filter((name) => jar.header.includes(name.slice("outpost:session:".length)));
+    expect(key).toBeDefined();
+    const fortnight = 14 * 24 * 60 * 60 * 1000;
+    redisCli("PEXPIRE", key as string, "60000");
+    jar.take(await page(replicas[1] as TestApp, jar.header));
+    expect(Number(redisCli("PTTL", key as string))).toBeGreaterThan(fortnight - 60_000);
+  });
+
+  it("caps a session at 64 KB with an error naming the size and the limit; just under is kept", async () => {
+    const app = replicas[0] as TestApp;
+    const post = (size: number, cookie = "") =>
+      fetch(`${app.url}/test/session`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }, body: `size=${size}`, redirect: "manual" });
+    const kept = await post(MAX_SESSION_BYTES - 100);
+    expect(kept.status).toBe(303);
+    const before = app.logs.length;
+    const refused = await post(MAX_SESSION_BYTES + 1);
+    expect(refused.status).toBe(500);
+    const errors = app.logs.slice(before).filter((line) => line.level >= 50);
+    expect(JSON.stringify(errors)).toMatch(/65\d{3} bytes as JSON, over the 65536 bytes a Redis session may hold/);
+  });
+});
