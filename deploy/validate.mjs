@@ -2,7 +2,7 @@
 // schemas bundled in kubernetes-models (no cluster, no network), then the
 // operational rules the schemas cannot express.
 // usage: node deploy/validate.mjs [dir]   (default: deploy/kubernetes)
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
@@ -11,24 +11,37 @@ const dir = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.
 const problems = [];
 const problem = (where, message) => problems.push(`${where}: ${message}`);
 
-const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort();
-const objects = [];
-let kustomization;
-for (const file of files) {
-  for (const doc of parseAllDocuments(readFileSync(path.join(dir, file), "utf8"))) {
-    if (doc.errors.length) {
-      problem(file, doc.errors.map((e) => e.message).join("; "));
-      continue;
+/** One folder's manifests: its objects, and its Kustomization or Component with the files it names. */
+function readFolder(folder) {
+  const files = readdirSync(folder).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const objects = [];
+  let kustomization;
+  for (const file of files) {
+    const where = path.relative(dir, path.join(folder, file));
+    for (const doc of parseAllDocuments(readFileSync(path.join(folder, file), "utf8"))) {
+      if (doc.errors.length) {
+        problem(where, doc.errors.map((e) => e.message).join("; "));
+        continue;
+      }
+      const obj = doc.toJS();
+      if (obj == null) continue;
+      if (obj.kind === "Kustomization" || obj.kind === "Component") kustomization = { file, obj };
+      else objects.push({ file: where, obj });
     }
-    const obj = doc.toJS();
-    if (obj == null) continue;
-    if (obj.kind === "Kustomization") kustomization = { file, obj };
-    else objects.push({ file, obj });
   }
+  return { folder, files, objects, kustomization };
 }
 
+const base = readFolder(dir);
+const { files, objects, kustomization } = base;
+// Optional parts an overlay adds (components/<name>/): each checked on its own, against the base.
+const componentsDir = path.join(dir, "components");
+const components = existsSync(componentsDir)
+  ? readdirSync(componentsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => readFolder(path.join(componentsDir, e.name)))
+  : [];
+
 // Schema validation: apiVersion "apps/v1" -> kubernetes-models/apps/v1, "v1" -> kubernetes-models/v1.
-for (const { file, obj } of objects) {
+for (const { file, obj } of [base, ...components].flatMap((part) => part.objects)) {
   const where = `${file} ${obj.kind ?? "?"}/${obj.metadata?.name ?? "?"}`;
   if (typeof obj.apiVersion !== "string" || typeof obj.kind !== "string") {
     problem(where, "apiVersion and kind are required");
@@ -47,6 +60,21 @@ for (const { file, obj } of objects) {
   } catch (error) {
     problem(where, error.message.split("\n").slice(0, 8).join("\n  "));
   }
+}
+
+/** What every container of ours runs with: probes, resources, no root, nothing writable but its volumes. */
+function checkHardened(d, pod, c) {
+  if (!c.readinessProbe || !c.livenessProbe) problem(d, "needs a readinessProbe and a livenessProbe");
+  for (const k of ["requests", "limits"]) {
+    if (!c.resources?.[k]?.cpu || !c.resources?.[k]?.memory) problem(d, `resources.${k} needs cpu and memory`);
+  }
+  const sc = c.securityContext ?? {};
+  const psc = pod.spec.securityContext ?? {};
+  if (!(sc.runAsNonRoot ?? psc.runAsNonRoot)) problem(d, "runAsNonRoot is not set");
+  if (sc.readOnlyRootFilesystem !== true) problem(d, "readOnlyRootFilesystem is not true");
+  if (sc.allowPrivilegeEscalation !== false) problem(d, "allowPrivilegeEscalation is not false");
+  if (!sc.capabilities?.drop?.includes("ALL")) problem(d, "capabilities do not drop ALL");
+  if (pod.spec.automountServiceAccountToken !== false) problem(d, "mounts a service-account token it does not need");
 }
 
 const find = (kind) => objects.filter((o) => o.obj.kind === kind).map((o) => o.obj);
@@ -69,15 +97,7 @@ if (deploy && c) {
   if (deploy.spec.replicas !== undefined) problem(d, "sets replicas, which fights the HorizontalPodAutoscaler");
   if (c.readinessProbe?.httpGet?.path !== "/readyz") problem(d, "readinessProbe must GET /readyz");
   if (c.livenessProbe?.httpGet?.path !== "/healthz") problem(d, "livenessProbe must GET /healthz");
-  for (const k of ["requests", "limits"]) {
-    if (!c.resources?.[k]?.cpu || !c.resources?.[k]?.memory) problem(d, `resources.${k} needs cpu and memory`);
-  }
-  const sc = c.securityContext ?? {};
-  const psc = pod.spec.securityContext ?? {};
-  if (!(sc.runAsNonRoot ?? psc.runAsNonRoot)) problem(d, "runAsNonRoot is not set");
-  if (sc.readOnlyRootFilesystem !== true) problem(d, "readOnlyRootFilesystem is not true");
-  if (sc.allowPrivilegeEscalation !== false) problem(d, "allowPrivilegeEscalation is not false");
-  if (!sc.capabilities?.drop?.includes("ALL")) problem(d, "capabilities do not drop ALL");
+  checkHardened(d, pod, c);
   if (!c.volumeMounts?.some((m) => m.mountPath === "/tmp")) problem(d, "no writable /tmp under a read-only root");
   const spoolMount = c.volumeMounts?.find((m) => m.mountPath === "/var/lib/outpost/spool");
   if (!spoolMount) problem(d, "no volume on the tunnel spool /var/lib/outpost/spool");
@@ -88,15 +108,16 @@ if (deploy && c) {
     problem(d, `serviceName ${deploy.spec.serviceName} is not a headless Service`);
   }
 
-  // The grace period must cover the preStop sleep plus the server's drain deadline.
+  // The grace period must cover the preStop sleep, the server's drain deadline (in-flight requests,
+  // then the spool's delivery), and the bounded steps after it: the replay's stop and the error flush (2 s each).
   const config = Object.assign({}, ...find("ConfigMap").map((m) => m.data ?? {}));
   const drainSeconds = Number(config.SHUTDOWN_TIMEOUT_MS ?? 10_000) / 1000;
   const cmd = c.lifecycle?.preStop?.exec?.command ?? [];
   const preStop = cmd[0] === "sleep" ? Number(cmd[1]) : (c.lifecycle?.preStop?.sleep?.seconds ?? 0);
   if (!preStop) problem(d, "no preStop sleep to let endpoints drop the pod before the drain");
   const grace = pod.spec.terminationGracePeriodSeconds ?? 30;
-  if (grace <= preStop + drainSeconds) {
-    problem(d, `terminationGracePeriodSeconds ${grace} <= preStop ${preStop}s + drain ${drainSeconds}s`);
+  if (grace <= preStop + drainSeconds + 4) {
+    problem(d, `terminationGracePeriodSeconds ${grace} <= preStop ${preStop}s + drain ${drainSeconds}s + 4s of replay stop and error flush`);
   }
 
   // Every envFrom source exists, and the DSN is only ever in a Secret.
@@ -124,16 +145,65 @@ if (deploy && c) {
   }
 }
 
-if (kustomization) {
-  const listed = new Set(kustomization.obj.resources ?? []);
-  for (const f of files) {
-    if (f !== kustomization.file && !listed.has(f)) problem(kustomization.file, `does not list ${f}`);
+// Each kustomization names every file of its folder, as a resource or a patch, and only files that exist.
+for (const { folder, files: present, kustomization: k } of [base, ...components]) {
+  const where = path.relative(dir, path.join(folder, k?.file ?? "kustomization.yaml"));
+  if (!k) {
+    if (folder !== dir) problem(where, "is missing");
+    continue;
   }
-  for (const f of listed) if (!files.includes(f)) problem(kustomization.file, `lists missing ${f}`);
+  const listed = new Set([...(k.obj.resources ?? []), ...(k.obj.patches ?? []).map((patch) => patch.path).filter(Boolean)]);
+  for (const f of present) if (f !== k.file && !listed.has(f)) problem(where, `does not list ${f}`);
+  for (const f of listed) if (/\.ya?ml$/.test(f) && !present.includes(f)) problem(where, `lists missing ${f}`);
+}
+
+// A component's pods are hardened like Outpost's, read only Secrets that exist, and admit only the manifests' own pods.
+const secretValues = (s) => ({
+  ...Object.fromEntries(Object.entries(s.data ?? {}).map(([k, v]) => [k, Buffer.from(String(v), "base64").toString()])),
+  ...s.stringData,
+});
+const podsOf = (objs) => objs.filter((o) => o.spec?.template?.spec?.containers).map((o) => o.spec.template);
+for (const part of components) {
+  const name = path.relative(dir, part.folder);
+  const own = part.objects.map((o) => o.obj);
+  const all = [...objects.map((o) => o.obj), ...own];
+  for (const w of own.filter((o) => o.spec?.template?.spec?.containers)) {
+    const d = `${name} ${w.kind}/${w.metadata.name}`;
+    const podLabels = w.spec.template.metadata?.labels;
+    if (!matches(w.spec.selector?.matchLabels, podLabels)) problem(d, "selector does not match the pod labels");
+    if (matches(deploy?.spec?.selector?.matchLabels, podLabels)) problem(d, "its pods carry Outpost's labels, so Outpost's Service and budget would take them");
+    for (const wc of w.spec.template.spec.containers) {
+      checkHardened(d, w.spec.template, wc);
+      for (const { name: env, valueFrom } of wc.env ?? []) {
+        const ref = valueFrom?.secretKeyRef;
+        const secret = ref && all.find((o) => o.kind === "Secret" && o.metadata.name === ref.name);
+        if (ref && !(secret && ref.key in secretValues(secret))) problem(d, `env ${env} reads ${ref.name}/${ref.key}, which is not defined`);
+      }
+    }
+  }
+  for (const policy of own.filter((o) => o.kind === "NetworkPolicy")) {
+    const d = `${name} NetworkPolicy/${policy.metadata.name}`;
+    if (!podsOf(own).some((p) => matches(policy.spec?.podSelector?.matchLabels, p.metadata?.labels))) problem(d, "selects none of the component's pods");
+    for (const rule of policy.spec?.ingress ?? []) {
+      const peers = rule.from ?? [];
+      const ours = peers.every((peer) => peer.podSelector && !peer.namespaceSelector && !peer.ipBlock && podsOf(all).some((p) => matches(peer.podSelector.matchLabels, p.metadata?.labels)));
+      if (peers.length === 0 || !ours) problem(d, "admits pods other than the manifests' own");
+    }
+  }
+  // A redis:// URL reaches one of the component's Services, with the password its server is given.
+  const secrets = Object.assign({}, ...own.filter((o) => o.kind === "Secret").map(secretValues));
+  for (const [key, value] of Object.entries(secrets)) {
+    const url = /^rediss?:\/\//.test(value) ? URL.parse(value) : null;
+    if (!url) continue;
+    const service = own.find((o) => o.kind === "Service" && o.metadata.name === url.hostname.split(".")[0]);
+    if (!service?.spec?.ports?.some((p) => p.port === Number(url.port || 6379))) problem(`${name} Secret`, `${key} reaches no Service port of the component`);
+    if (decodeURIComponent(url.password) !== (secrets.REDIS_PASSWORD ?? "")) problem(`${name} Secret`, `${key} has another password than REDIS_PASSWORD`);
+  }
 }
 
 if (problems.length) {
   console.error(`deploy/validate: ${problems.length} problem(s) in ${dir}\n- ${problems.join("\n- ")}`);
   process.exit(1);
 }
-console.log(`deploy/validate: ${objects.length} objects in ${files.length} files are valid (${dir})`);
+const count = [base, ...components].reduce((sum, part) => sum + part.objects.length, 0);
+console.log(`deploy/validate: ${count} objects in ${files.length} files and ${components.length} component(s) are valid (${dir})`);

@@ -7,11 +7,16 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
 import { APP_DIR, clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
 const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
 const started = performance.now();
 
+// The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root: none
+// may clash with a route or a platform path. Checked before the old build is removed.
+const publicDir = path.resolve(ROOT, APP_DIR, "public");
+if (existsSync(publicDir)) await checkPublicFolder(ROOT, APP_DIR, publicDir);
 await rm(outDir, { recursive: true, force: true });
 const client = await esbuild.build({
   ...clientOptions({ outDir, production: true }),
@@ -24,9 +29,13 @@ await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.
 await writeFile(path.join(outDir, "server", "package.json"), '{ "type": "module" }\n');
-// The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root; links are not copied.
-const publicDir = path.resolve(ROOT, APP_DIR, "public");
-if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: (source) => !source.endsWith(".gitkeep") });
+// Links are not copied, nor dot-names but .well-known/: the server would never serve them (.env, .gitkeep).
+const servable = (source) =>
+  path
+    .relative(publicDir, source)
+    .split(path.sep)
+    .every((name, depth) => !name.startsWith(".") || (depth === 0 && name === ".well-known"));
+if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: servable });
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

@@ -18,6 +18,13 @@ if node deploy/validate.mjs "$broken" >/dev/null 2>&1; then
   echo "ci-operators: deploy/validate.mjs accepted an invalid HorizontalPodAutoscaler" >&2
   exit 1
 fi
+# And a component: Redis opened to every namespace.
+cp -r deploy/kubernetes "$broken/with-components"
+sed -i 's/^        - podSelector:/        - namespaceSelector: {}\n        - podSelector:/' "$broken/with-components/components/redis/networkpolicy.yaml"
+if node deploy/validate.mjs "$broken/with-components" >/dev/null 2>&1; then
+  echo "ci-operators: deploy/validate.mjs accepted a Redis NetworkPolicy that admits every namespace" >&2
+  exit 1
+fi
 
 echo "ci-operators: image smoke test"
 if [ "$(id -u)" = 0 ] && { ! command -v buildah || ! command -v debootstrap; } >/dev/null; then

@@ -12,6 +12,9 @@ export function devServer({ root, serverDir, env, port }) {
   let server = null;
   let standby = null;
   let stopped = false;
+  // The first server's listening socket, held here (never accepted on) and given to each next
+  // server, so that requests made during a restart wait for it rather than being refused.
+  let listener;
   const url = readyUrl(env.HOST, port);
 
   function spawnStandby(packages) {
@@ -19,6 +22,9 @@ export function devServer({ root, serverDir, env, port }) {
       cwd: root,
       env,
       stdio: ["inherit", "inherit", "inherit", "ipc"],
+    });
+    child.on("message", (message, handle) => {
+      if (message?.type === "outpost-dev:listening" && handle) listener = handle;
     });
     const exited = once(child, "exit");
     const died = exited.then(() => Promise.reject(new Error("exited")));
@@ -28,6 +34,31 @@ export function devServer({ root, serverDir, env, port }) {
     proc.preloaded.catch(() => {});
     proc.started.catch(() => {});
     return proc;
+  }
+
+  /** No server runs (one failed to start, or exited): the port closes, so a request is refused rather than left waiting. */
+  function dropListener() {
+    listener?.close();
+    listener = undefined;
+  }
+
+  /** Lets the server stop accepting and end its pages' event streams cleanly first (a cut stream is a console error). */
+  async function handOver(proc, timeoutMs = 500) {
+    const child = proc?.child;
+    if (!child?.connected) return;
+    await new Promise((resolve) => {
+      const onMessage = (reply) => reply?.type === "outpost-dev:handed-over" && done();
+      const done = () => {
+        child.off("message", onMessage);
+        child.off("exit", done);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      child.on("message", onMessage);
+      child.once("exit", done);
+      child.send({ type: "outpost-dev:handover" }, () => {});
+    });
   }
 
   async function kill(proc) {
@@ -75,15 +106,22 @@ export function devServer({ root, serverDir, env, port }) {
       server = next;
       standby = null;
       try {
+        await handOver(previous);
         await kill(previous);
         await next.preloaded;
-        next.child.send({ type: "run", state }, () => {}); // should it have just died, `started` rejects
-        if (!(await untilReady(next, url))) return false;
+        next.child.send({ type: "run", state }, listener, () => {}); // should it have just died, `started` rejects
+        if (!(await untilReady(next, url))) {
+          dropListener();
+          return false;
+        }
         void next.exited.then(([code, signal]) => {
-          if (!next.child.killed && !stopped) console.error(`[dev] the server exited (${signal ?? code}); save a file to restart it`);
+          if (next.child.killed || stopped) return;
+          dropListener();
+          console.error(`[dev] the server exited (${signal ?? code}); save a file to restart it`);
         });
         return true;
       } catch {
+        dropListener();
         return false; // it exited, and has printed why
       } finally {
         // Only now, so its preloading does not compete with this start for the CPU.

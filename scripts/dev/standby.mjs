@@ -12,9 +12,11 @@ process.on("disconnect", () => process.exit(0));
 // A package that fails here fails again, with its real context, when the app imports it.
 await Promise.allSettled(packages.map((name) => import(name)));
 
-process.once("message", async ({ state }) => {
+process.once("message", async ({ state }, listener) => {
   // The dev events' state for this server (src/shared/dev/hot-protocol.ts, DEV_STATE_GLOBAL).
   globalThis.__outpostDevState = state;
+  // The socket the previous server listened on, to listen on in turn (DEV_LISTENER_GLOBAL).
+  if (listener) globalThis.__outpostDevListener = listener;
   // Sentry, when it is on, must hook module loading before the app imports Koa: instrument.js
   // first. (With a DSN the dev script has preloaded only Sentry's own packages.)
   await import(pathToFileURL(path.join(serverDir, "instrument.js")).href);

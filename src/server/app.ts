@@ -4,11 +4,14 @@ import type { LoadedAssets } from "./assets/manifest";
 import { staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
+import { ownSettings } from "./config/settings-scope";
 import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
-import { createFeedbackService } from "./feedback/feedback-service";
+import { createFeedbackService, FEEDBACK_RATE_LIMIT_PER_MINUTE } from "./feedback/feedback-service";
+import { createRateLimits, type RateLimits } from "./limits/rate-limits";
+import type { RedisConnection } from "./redis/redis-connection";
 import { bodyParser } from "./forms/body-parser";
-import { clientLeftMidRequest } from "./http/client-left";
+import { clientLeft } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
@@ -42,8 +45,15 @@ export interface AppDependencies {
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
   publicDir?: string;
-  /** Where the app's own settings are read from; the process environment when absent. */
+  /**
+   * This app's own settings source (tests: two apps, two sets of settings, one process); without
+   * it the app's settings are the process environment's, read once per process.
+   */
   settingsSource?: NodeJS.ProcessEnv;
+  /** The shared Redis (REDIS_URL), from connectSharedState; absent, each process keeps its own state. */
+  redis?: RedisConnection;
+  /** Every named rate limit (connectSharedState's with Redis); per process when absent. The tunnel's limiter comes from the same. */
+  rateLimits?: RateLimits;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -56,15 +66,18 @@ export function createApp(deps: AppDependencies): Koa {
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
   installSessions(app, { secrets: env.SESSION_SECRET }, logger);
-  // Loaded at start by the process entry; tests and benchmarks that build an app get them here.
-  loadAppSettings(deps.routes.settings, deps.settingsSource);
+  const { settings } = deps.routes;
+  // First, so that everything after it (logs, middleware, loaders) reads this app's settings.
+  if (settings && deps.settingsSource) app.use(ownSettings(settings, deps.settingsSource));
+  // Loaded at start by the process entry; benchmarks that build an app get them here.
+  else loadAppSettings(settings);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
-    if (ctx && clientLeftMidRequest(ctx)) {
+    if (ctx && clientLeft(ctx)) {
       const code = (error as { code?: unknown } | null)?.code;
       logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
       return;
@@ -83,7 +96,9 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   app.use(staticAssets(deps.assets.files));
-  app.use(publicFiles(deps.publicDir));
+  app.use(
+    publicFiles(deps.publicDir, { table: deps.routes.table, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES, tunnelPath: env.SENTRY_TUNNEL_PATH, warn: (message) => logger.warn(message) }),
+  );
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body, for state-changing page requests only.
@@ -98,6 +113,7 @@ export function createApp(deps: AppDependencies): Koa {
     bodyParser({
       maxBytes: env.BODY_MAX_BYTES,
       maxFields: env.BODY_MAX_FIELDS,
+      maxDepth: env.BODY_MAX_DEPTH,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
         const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);
@@ -109,7 +125,11 @@ export function createApp(deps: AppDependencies): Koa {
     }),
   ];
   // Feedback goes out through error reporting, so it is available exactly when that is on.
-  const feedback = createFeedbackService(monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined);
+  const rateLimits = deps.rateLimits ?? createRateLimits();
+  const feedback = createFeedbackService(
+    monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined,
+    rateLimits.limiter("feedback", FEEDBACK_RATE_LIMIT_PER_MINUTE, 60),
+  );
   app.use(
     behindGuards(
       guards,
@@ -123,7 +143,7 @@ export function createApp(deps: AppDependencies): Koa {
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
-      services: { feedback },
+      services: { feedback, rateLimits },
     }),
     ),
   );

@@ -4,11 +4,13 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
 import { browserDsn, loadAppSettings, loadEnv, loadEnvOrExit } from "./config/env.server";
+import { listenKept } from "./dev/kept-listener";
 import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logger";
+import { createRateLimits } from "./limits/rate-limits";
 import { createMetrics, startMetricsServer } from "./metrics";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
@@ -29,6 +31,10 @@ const logger =
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 const metrics = createMetrics();
+const shared = env.REDIS_URL ? (await import("./redis/shared-state")).connectSharedState(env, logger) : undefined;
+const redis = shared?.redis;
+if (redis) metrics.watchRedis(redis);
+const rateLimits = shared?.rateLimits ?? createRateLimits();
 
 const publicDsn = browserDsn(env);
 const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
@@ -43,6 +49,8 @@ const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths);
 
 const assets = loadAssets(distDir);
+const devStream =
+  env.NODE_ENV === "development" ? devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") }) : undefined;
 const app = createApp({
   env,
   logger,
@@ -51,18 +59,19 @@ const app = createApp({
   routes: appRoutes,
   publicDir: path.join(distDir, "public"),
   tunnel,
+  redis,
+  rateLimits,
   monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
-  observeRequest: ({ method, route, status, durationMs }) => metrics.observeRequest(method, route, status, durationMs / 1000),
+  observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
   observeSessionUnavailable: metrics.observeSessionUnavailable,
-  extraMiddleware:
-    env.NODE_ENV === "development" ? [devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") })] : [],
+  extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());
 const [metricsServer, port] = await Promise.all([
   startMetricsServer({ registry: metrics.registry, port: env.METRICS_PORT, host: env.METRICS_HOST }),
-  listen(server, env.PORT, env.HOST),
+  devStream && process.send ? listenKept(server, env.PORT, env.HOST, devStream.endStreams) : listen(server, env.PORT, env.HOST),
 ]);
 readiness.ready = true;
 logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");
@@ -75,6 +84,7 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       allowedDsns,
       maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
       rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
+      limiter: env.SENTRY_TUNNEL_RATE_LIMIT > 0 ? rateLimits.limiter("tunnel", env.SENTRY_TUNNEL_RATE_LIMIT, 60) : undefined,
       connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
       observer: metrics.tunnelObserver,
@@ -102,7 +112,9 @@ exitOnSignals({
   readiness,
   logger,
   deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
-  afterDrain: async () => {
-    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS)]);
+  afterDrain: async (deadline) => {
+    // The spool has what is left of the drain deadline; the steps after it are bounded on their own.
+    await tunnel?.drain(deadline);
+    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), redis?.close()]);
   },
 });

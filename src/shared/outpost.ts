@@ -26,6 +26,7 @@ export { actionData } from "./routing/action-result";
 export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";
 export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
 export { requestValue } from "./routing/request";
+export { rateLimit, type RateLimitOptions } from "./routing/rate-limit";
 export { defineSettings } from "./routing/settings";
 export type {
   ActionServices,

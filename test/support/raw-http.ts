@@ -1,4 +1,5 @@
 import { type ClientRequest, type IncomingHttpHeaders, request as httpRequest } from "node:http";
+import { connect } from "node:net";
 
 // Raw HTTP for tests that need what fetch hides: chunked or oversized bodies, exact headers.
 
@@ -63,3 +64,18 @@ export function send(port: number, path: string, options: PostOptions = {}): Pro
 }
 
 export { collect as responseOf };
+
+/**
+ * A GET of `target` whose client closes the connection as soon as the first bytes of the answer
+ * arrive, as a crawler closing early does. `headers`: extra header lines, each ending in CRLF.
+ */
+export function leaveEarly(port: number, target: string, headers = ""): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`));
+    socket.once("data", () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once("error", reject);
+  });
+}

@@ -14,6 +14,8 @@ export const SERVER_ARGS = serverArgs(DIST);
 
 export interface ServerProcess {
   url: string;
+  /** The metrics listener, `http://127.0.0.1:<METRICS_PORT>`. */
+  metricsUrl: string;
   child: ChildProcess;
   /** Every stdout line so far (JSON logs). */
   output: string[];
@@ -47,7 +49,7 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
     stderr += chunk.toString();
   });
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  const port = await new Promise<number>((resolve, reject) => {
+  const listening = await new Promise<Record<string, unknown>>((resolve, reject) => {
     let buffered = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
@@ -56,13 +58,14 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
       for (const line of lines) {
         output.push(line);
         const parsed = safeJson(line);
-        if (parsed?.msg === "listening") resolve(parsed.port as number);
+        if (parsed?.msg === "listening") resolve(parsed);
       }
     });
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening.port}`,
+    metricsUrl: `http://127.0.0.1:${listening.metricsPort}`,
     child,
     output,
     async waitForLogs(predicate, timeoutMs = 5_000) {

@@ -5,6 +5,7 @@ import { type AppDependencies, createApp } from "#src/server/app";
 import { type LoadedAssets, loadAssets } from "#src/server/assets/manifest";
 import { loadEnv } from "#src/server/config/env.server";
 import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
+import { connectSharedState } from "#src/server/redis/shared-state";
 import path from "node:path";
 import { DIST, ROOT } from "./paths";
 import { testRoutes } from "./test-routes";
@@ -46,8 +47,11 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const { logger, lines } = memoryLogger();
   assets ??= loadAssets(DIST);
+  const source = { NODE_ENV: "production", ...envVars };
   const deps: AppDependencies = {
-    env: loadEnv({ NODE_ENV: "production", ...envVars }),
+    env: loadEnv(source),
+    // The app's own settings (settings.get()) come from the same variables, for this app alone.
+    settingsSource: source,
     logger,
     assets,
     readiness: { ready: true },
@@ -55,6 +59,10 @@ export async function startTestApp(
     publicDir: path.join(ROOT, "src/app/public"),
     ...overrides,
   };
+  // With REDIS_URL the app gets its own connection, as each replica has, closed with it.
+  const shared = deps.env.REDIS_URL && !deps.redis ? connectSharedState(deps.env, logger) : undefined;
+  if (shared) Object.assign(deps, { redis: shared.redis, rateLimits: deps.rateLimits ?? shared.rateLimits });
+  const redis = shared?.redis;
   const server = createHttpServer(createApp(deps).callback());
   await listen(server, 0, "127.0.0.1");
   const { port } = server.address() as AddressInfo;
@@ -63,10 +71,12 @@ export async function startTestApp(
     logs: lines,
     deps,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await redis?.close();
+    },
   };
 }

@@ -3,7 +3,7 @@ import { Suspense, use } from "react";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import type { HeadTags, PageProps } from "#src/shared/routing/module";
-import { notFound, redirect } from "#src/shared/routing/signals";
+import { notFound, type RedirectStatus, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */
@@ -118,11 +118,12 @@ const files: Record<string, LoadedRouteFile> = {
       },
     },
   },
-  // Redirects wherever `?to=` says, as a loader or as the action of a form.
+  // Redirects wherever `?to=` says (with `?status=` when given), as a loader or as the action of a form.
   "test/redirect.tsx": {
     module: { default: () => <p id="not-redirected">stayed</p> },
     server: {
-      load: ({ url }) => (url.searchParams.has("to") ? redirect(url.searchParams.get("to") as string) : {}),
+      load: ({ url }) =>
+        url.searchParams.has("to") ? redirect(url.searchParams.get("to") as string, Number(url.searchParams.get("status") ?? 307) as RedirectStatus) : {},
       action: ({ url }) => redirect(url.searchParams.get("to") ?? "/"),
     },
   },

@@ -8,8 +8,8 @@ export function load({ url }: LoaderContext) {
 }
 
 /** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed. */
-export function action({ body, clientIp, services }: ActionContext) {
-  const submission = services.feedback.submit(body, clientIp);
+export async function action({ body, clientIp, services }: ActionContext) {
+  const submission = await services.feedback.submit(body, clientIp);
   switch (submission.status) {
     case "sent":
       return redirect(FEEDBACK_SENT_PATH, 303);

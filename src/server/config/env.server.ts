@@ -62,6 +62,26 @@ const origin = pipe(
 
 const text = () => string().check(minLength(1));
 
+/** A Redis URL; the message never repeats the value, which may carry a password. */
+const redisUrl = string().check(
+  check((ctx) => {
+    const url = URL.parse(ctx.value);
+    const problem = !url
+      ? "is not a URL"
+      : url.protocol !== "redis:" && url.protocol !== "rediss:"
+        ? `has the scheme ${url.protocol} (expected redis: or rediss: for TLS)`
+        : !url.hostname
+          ? "names no host"
+          : !/^(\/\d{0,5})?$/.test(url.pathname) || url.search || url.hash
+            ? "may only name a database number as its path (redis://host:6379/0)"
+            : null;
+    if (problem) ctx.issues.push({ code: "custom", message: `${problem}: expected redis://[user:password@]host[:port][/db]`, input: "" });
+  }),
+);
+
+/** JSON.stringify overflows the stack at about 4,000 levels with an empty stack (Node 20 and 24); a request's is far from empty. */
+const MAX_BODY_DEPTH = 1_000;
+
 export const envSchema = object({
   NODE_ENV: _default(oneOf(["production", "development", "test"]), "production"),
   HOST: _default(text(), "0.0.0.0"),
@@ -79,6 +99,12 @@ export const envSchema = object({
   BODY_MAX_BYTES: _default(positiveInt, 65_536),
   /** Most fields in a page's form (urlencoded or multipart); more is 413 naming the limit. */
   BODY_MAX_FIELDS: _default(positiveInt, 1_000),
+  /**
+   * Deepest nesting of arrays and objects in a JSON body; deeper is 400 naming the limit. Capped
+   * well below the few thousand levels at which JSON.stringify (and any other recursive code)
+   * runs out of stack, so nothing a client sends can overflow it.
+   */
+  BODY_MAX_DEPTH: _default(coerce.number().check(int(), positive(), maximum(MAX_BODY_DEPTH)), 64),
   /** More origins trusted to send state-changing requests, besides the site's own. */
   ALLOWED_ORIGINS: commaList(origin),
   /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */
@@ -90,6 +116,10 @@ export const envSchema = object({
   SENTRY_ENVIRONMENT: optional(text()),
   SENTRY_RELEASE: optional(text()),
   SENTRY_TRACES_SAMPLE_RATE: _default(coerce.number().check(minimum(0), maximum(1)), 0),
+  /** Shared state for several replicas (rate limits, sessions); unset, each process keeps its own. */
+  REDIS_URL: optional(redisUrl),
+  /** How long one Redis command may take before the request goes on without it. */
+  REDIS_TIMEOUT_MS: _default(positiveInt, 100),
   SENTRY_TUNNEL_PATH: pipe(
     _default(string().check(regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")), TUNNEL_DEFAULTS.path),
     transform((value: string) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),

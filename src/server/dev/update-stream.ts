@@ -27,9 +27,14 @@ const KEPT_UPDATES = 20;
  * client part here over IPC before it replaces this process, so pages apply it without
  * waiting for the restart; the new files are served from then on. Once every open page has
  * posted that it applied the update (or after a short wait), the dev script is told, and
- * only then kills this process. `retry: 25` makes pages reconnect quickly to the next one.
+ * only then kills this process, after `endStreams` (see kept-listener.ts). `retry: 25` makes
+ * pages reconnect at once, to wait in the kept socket's backlog for the next server.
  */
-export function devUpdateStream({ files, clientDir }: { files: Map<string, StaticFile>; clientDir: string }): Middleware {
+export function devUpdateStream({ files, clientDir }: { files: Map<string, StaticFile>; clientDir: string }): {
+  middleware: Middleware;
+  /** Ends every open stream with its final chunk; resolves once each is handed to the socket. */
+  endStreams(): Promise<void>;
+} {
   const handedOver = (globalThis as Record<string, unknown>)[DEV_STATE_GLOBAL] as DevState | undefined;
   const state: DevState = handedOver ?? { version: 0, updates: [], problems: [] };
   const streams = new Set<ServerResponse>();
@@ -68,7 +73,18 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
     }
   });
 
-  return (ctx, next) => {
+  const endStreams = () =>
+    Promise.all(
+      [...streams].map(
+        (stream) =>
+          new Promise<void>((resolve) => {
+            stream.once("close", resolve);
+            stream.end(resolve);
+          }),
+      ),
+    ).then(() => {});
+
+  const middleware: Middleware = (ctx, next) => {
     if (ctx.path !== DEV_EVENTS_PATH) {
       ctx.set("Server-Timing", `${DEV_VERSION_TIMING};desc="${state.version}"`);
       return next();
@@ -93,4 +109,5 @@ export function devUpdateStream({ files, clientDir }: { files: Map<string, Stati
       () => streams.delete(ctx.res),
     );
   };
+  return { middleware, endStreams };
 }

@@ -20,6 +20,7 @@ export interface BodyLimits {
 
 export const tooLarge = (maxBytes: number) => new BodyRefusedError(413, `Request body larger than ${maxBytes} bytes`);
 export const tooManyFields = (maxFields: number) => new BodyRefusedError(413, `More than ${maxFields} form fields`);
+export const tooDeep = (maxDepth: number) => new BodyRefusedError(400, `JSON nested more than ${maxDepth} levels deep`);
 
 // formidable's error codes for the limits it enforces itself.
 const FORMIDABLE_FIELDS = 1007;

@@ -3,8 +3,9 @@ import { tmpdir } from "node:os";
 import type { Context, Middleware } from "koa";
 import type { ScalarOrArrayFiles } from "koa-body";
 import { refuse } from "../http/refuse";
-import { BodyRefusedError, bodyRefusal, tooLarge } from "./body-errors";
+import { BodyRefusedError, bodyRefusal, tooDeep, tooLarge } from "./body-errors";
 import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from "./body-types";
+import { nestsDeeperThan } from "./json-depth";
 import type { KoaBodyParsers } from "./koa-body-parsers";
 import type { UploadPolicy } from "./multipart-guard";
 
@@ -15,6 +16,8 @@ export interface BodyParserOptions {
   maxBytes: number;
   /** Most fields in a form, urlencoded or multipart (`BODY_MAX_FIELDS`); more is 413, never a silent cut. */
   maxFields?: number;
+  /** Deepest nesting of arrays and objects in a JSON body (`BODY_MAX_DEPTH`); deeper is 400. */
+  maxDepth?: number;
   /**
    * What reads this request's body: null when nothing does (a page without an action), so the
    * body is left unread and the page answers for itself (405); `uploads` is the route's opt-in
@@ -31,6 +34,7 @@ export interface BodyParserOptions {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const DEFAULT_MAX_FIELDS = 1_000;
+const DEFAULT_MAX_DEPTH = 64;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
@@ -42,6 +46,7 @@ const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON
 export function bodyParser(options: BodyParserOptions): Middleware {
   const { maxBytes } = options;
   const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const uploadDir = options.uploadDir ?? tmpdir();
   // Loaded by the first POST that is read, not at start-up (see koa-body-parsers.ts).
   let loading: Promise<KoaBodyParsers> | undefined;
@@ -60,6 +65,8 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     if (type !== MULTIPART_TYPE) {
       if (declared !== undefined && declared > maxBytes) throw tooLarge(maxBytes);
       await parsers.formOrJson(ctx);
+      // JSON.parse never recurses, but whatever later writes the value (JSON.stringify, a session) does.
+      if (type === JSON_TYPE && nestsDeeperThan(ctx.request.body, maxDepth)) throw tooDeep(maxDepth);
       return;
     }
     const limit = maxBytes + (uploads ? uploads.maxFileBytes * uploads.maxFiles : 0);

@@ -36,8 +36,9 @@ export function createKoaBodyParsers({ maxBytes, maxFields, uploadDir }: { maxBy
   return {
     formOrJson: (ctx) => parseFormOrJson(ctx, done),
     // One koa-body per multipart request: its limits depend on the route's upload policy.
-    multipart: (ctx, uploads, limit) =>
-      koaBody({
+    multipart: async (ctx, uploads, limit) => {
+      const partOrder = new Map<object, number>();
+      await koaBody({
         json: false,
         urlencoded: false,
         text: false,
@@ -55,7 +56,13 @@ export function createKoaBodyParsers({ maxBytes, maxFields, uploadDir }: { maxBy
           allowEmptyFiles: true,
           minFileSize: 0,
           enabledPlugins: [multipartGuard(limit, uploads), multipart],
+          onFileBegin: (_field, file) => void partOrder.set(file, partOrder.size),
         },
-      })(ctx, done),
+      })(ctx, done);
+      // formidable lists a field's files as each finishes writing; actions get them as the form sent them.
+      for (const files of Object.values(ctx.request.files ?? {})) {
+        if (Array.isArray(files)) files.sort((a, b) => (partOrder.get(a) ?? 0) - (partOrder.get(b) ?? 0));
+      }
+    },
   };
 }

@@ -36,3 +36,13 @@ export function streamResponse(ctx: Context, body: Readable): void {
     },
   );
 }
+
+/**
+ * Ends the response with the status and headers already set and no body: a HEAD answer, as GET
+ * would send it, or a bodiless one. Left to Koa, a null body turns a 200 into 204 and drops
+ * Content-Type and Content-Length.
+ */
+export function endWithoutBody(ctx: Context): void {
+  ctx.respond = false;
+  ctx.res.end();
+}

@@ -6,18 +6,20 @@ export interface ShutdownOptions {
   server: Server;
   readiness: Readiness;
   logger: Logger;
-  /** How long in-flight requests may take to finish before their connections are cut. */
+  /** How long in-flight requests, then the after-drain steps that take a deadline, may take. */
   deadlineMs: number;
-  /** Runs after the server drained: close upstream pools, flush error reports. */
-  afterDrain?: () => Promise<void>;
+  /** Runs after the server drained, with the deadline (ms since the epoch): deliver the spool, close upstream pools, flush error reports. */
+  afterDrain?: (deadline: number) => Promise<void>;
 }
 
 /**
  * Drain: report not-ready, stop accepting, let in-flight requests (long uploads too)
- * finish up to the deadline, then cut what is left and run the after-drain steps.
+ * finish up to the deadline, then cut what is left and run the after-drain steps, which
+ * get what is left of the same deadline.
  */
 export async function drain(options: ShutdownOptions): Promise<{ timedOut: boolean }> {
   const { server, readiness, logger, deadlineMs } = options;
+  const deadlineAt = Date.now() + deadlineMs;
   readiness.ready = false;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Keep-alive connections go idle as their last response finishes; close them as they do.
@@ -34,7 +36,7 @@ export async function drain(options: ShutdownOptions): Promise<{ timedOut: boole
     logger.warn({ deadlineMs }, "drain deadline reached; closing remaining connections");
     server.closeAllConnections();
   }
-  await options.afterDrain?.();
+  await options.afterDrain?.(deadlineAt);
   return { timedOut: result === "deadline" };
 }
 

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
@@ -16,7 +16,7 @@ export interface TunnelObserver {
 export interface Metrics {
   registry: Registry;
   /** `route` is a pattern like `/items/:id` or a fixed label like `not_found`, never a raw URL. */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  observeRequest(method: string, route: string, status: number, seconds: number, clientLeft?: boolean): void;
   /** Server-side render duration by route pattern. */
   observeRender(route: string, seconds: number): void;
   tunnelObserver: TunnelObserver;
@@ -26,6 +26,8 @@ export interface Metrics {
   observeSessionUnavailable(): void;
   /** Reads the spool's depth per upstream when metrics are scraped. */
   watchSpool(read: () => SpoolDepth[]): void;
+  /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
+  watchRedis(connection: { readonly up: boolean }): void;
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -41,6 +43,12 @@ export function createMetrics(): Metrics {
     name: "outpost_http_request_duration_seconds",
     help: "HTTP request duration by method, route pattern and status",
     buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const clientLeft = new Counter({
+    name: "outpost_http_client_left_total",
+    help: "Responses the client closed the connection on before their end, by route pattern",
+    labelNames: ["route"],
     registers: [registry],
   });
   const ssrRenderDuration = new KeyedHistogram({
@@ -110,8 +118,9 @@ export function createMetrics(): Metrics {
 
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
+    observeRequest(method, route, status, seconds, left) {
       httpRequestDuration.observe(`${method} ${status} ${route}`, () => ({ method, route, status: String(status) }), seconds);
+      if (left) clientLeft.inc({ route });
     },
     observeRender(route, seconds) {
       ssrRenderDuration.observe(route, () => ({ route }), seconds);
@@ -124,5 +133,15 @@ export function createMetrics(): Metrics {
       sessionUnavailable.inc();
     },
     watchSpool: spool.watchSpool,
+    watchRedis(connection) {
+      new Gauge({
+        name: "outpost_redis_up",
+        help: "1 while the shared Redis (REDIS_URL) answers, 0 while limits count per instance and session pages answer 503",
+        registers: [registry],
+        collect() {
+          this.set(connection.up ? 1 : 0);
+        },
+      });
+    },
   };
 }

@@ -68,8 +68,8 @@ export async function answerData(
   const { styles } = assetsFor(outcome.state.matches);
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
   const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
-  const deferred = deferState(outcome.state, onError, options.exposeErrors);
+  const audience = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
   const body: DataAnswer = { kind: "state", build, status, state: withStyles(outcome.state, styles) };
-  if (!deferred) return answer(ctx, 200, body);
-  answerDeferred(ctx, await encodeLines(body, onError, options.renderTimeoutMs));
+  if (!audience) return answer(ctx, 200, body);
+  answerDeferred(ctx, await encodeLines(body, onError, options.renderTimeoutMs, audience));
 }

@@ -21,6 +21,7 @@ import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./
 import { answerResource } from "./resource-answer";
 import { matchRequest, type RouteRequest, type RouteRequestOptions, resolveRouteRequest } from "./route-request";
 import { applyHeaders } from "../http/response-headers";
+import { refuse } from "../http/refuse";
 import { type StartedRender, streamDocument } from "./stream-document";
 import { deferState, skipDeferredErrors } from "./deferred/defer-values";
 import { type DeferredLines, encodeLines } from "./deferred/deferred-lines";
@@ -42,8 +43,9 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     if (dataPath !== null) return answerData(ctx, dataPath, options, assetsFor);
     return thenMaybe(resolveRouteRequest(ctx, ctx.path, () => requestUrl(ctx), options), (request) => {
       if (request) return answerPage(ctx, request, options, assetsFor, scriptFor);
-      ctx.set("Allow", matchRequest(ctx, ctx.path, options.routes, options.diagnostics).kind.allow);
-      ctx.status = 405;
+      const { allow } = matchRequest(ctx, ctx.path, options.routes, options.diagnostics).kind;
+      ctx.set("Allow", allow);
+      refuse(ctx, 405, `Method not allowed here: use ${allow}`);
     });
   };
 }
@@ -68,21 +70,30 @@ async function answerPage(
   // No promise for a page that never used the session (most).
   const committed = context.commit();
   if (committed) await committed;
-  if (outcome.type !== "resource" && outcome.headers) applyHeaders(ctx, outcome.headers);
-  if (outcome.type === "resource") return answerResource(ctx, outcome.value, context.chosenStatus);
+  if (outcome.type === "resource") {
+    answerResource(ctx, outcome.value, outcome.status ?? context.chosenStatus);
+    // After the body: an httpError's own headers (a problem+json Content-Type) win over JSON's.
+    applyHeaders(ctx, outcome.headers);
+    return;
+  }
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
   if (outcome.type === "redirect") {
     ctx.body = null;
     ctx.status = outcome.status;
+    // Said outright so that HEAD carries it too (Koa adds it only to a GET's empty body).
+    ctx.length = 0;
     ctx.set("Location", outcome.location);
     return;
   }
   const started = performance.now();
-  const deferring = deferState(outcome.state, onError, options.exposeErrors);
-  const deferred = deferring ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs) : undefined;
+  const audience = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
+  const deferred = audience ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs, audience) : undefined;
   const assets = assetsFor(outcome.state.matches);
   const status = outcome.status === 200 ? (context.chosenStatus ?? 200) : outcome.status;
   const headers = routeHeaders(options.routes, outcome.state);
   const cacheable = isPublicPage(headers, status, context.personal);
+  // A HEAD's body is never sent, so nobody receives a deferred value (a cached page's is in its ETag).
+  if (ctx.method === "HEAD" && !cacheable) audience?.abort();
   const page: PageRender = {
     state: withStyles(outcome.state, assets.styles),
     status,
@@ -156,7 +167,8 @@ async function startDocument(ctx: Context, page: PageRender, options: PageHandle
     return await render(ctx, page, onError, options, tracker);
   } catch (shellError) {
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
-    const eventId = reported && reported.error === shellError ? reported.eventId : undefined;
+    // React reports what fails inside it; what failed before it started (the payload script) is reported here.
+    const eventId = reported && reported.error === shellError ? reported.eventId : onError(shellError);
     const error = routeError(shellError, options.exposeErrors, eventId);
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
@@ -194,7 +206,8 @@ async function render(
       ? page.scriptFor({ ...page.state, data: {} }, page.traceMeta, deferred.first)
       : page.scriptFor(page.state, page.traceMeta),
     bootstrapModules: [options.manifest.entry.script],
-    waitForAll: page.cacheable || isCrawler(ctx.get("user-agent")),
+    // A HEAD is answered at the shell, as any visitor's, unless the page is cached whole.
+    waitForAll: page.cacheable || (ctx.method !== "HEAD" && isCrawler(ctx.get("user-agent"))),
     timeoutMs: options.renderTimeoutMs,
     onError,
   });

@@ -51,8 +51,10 @@ export class PageRequestContext implements RequestContext {
     return this.#url();
   }
 
+  /** HEAD reads as GET: it asks what GET would answer, so loaders must not tell them apart. */
   get method(): string {
-    return this.#ctx.method;
+    const { method } = this.#ctx;
+    return method === "HEAD" ? "GET" : method;
   }
 
   get headers(): Readonly<Record<string, string | string[] | undefined>> {

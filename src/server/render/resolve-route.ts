@@ -10,8 +10,8 @@ import { touchingSession } from "./request-context";
 export type RouteOutcome =
   | { type: "redirect"; location: string; status: RedirectStatus; headers?: ResponseHeaders }
   | { type: "state"; status: number; state: Omit<RouteState, "styles">; headers?: ResponseHeaders }
-  /** A resource route's answer: a web Response, or data sent as JSON. */
-  | { type: "resource"; value: unknown };
+  /** A resource route's answer: a web Response, or data sent as JSON (with the status and headers of a signal that stopped it). */
+  | { type: "resource"; value: unknown; status?: number; headers?: ResponseHeaders };
 
 export interface ResolveOptions {
   exposeErrors: boolean;

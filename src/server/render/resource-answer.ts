@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "koa";
 import { sendJson } from "../http/json-body";
-import { streamResponse } from "../http/stream-response";
+import { endWithoutBody, streamResponse } from "../http/stream-response";
 
 /** A resource route's answer: a web Response as it is (status, headers, streamed body), anything else as JSON. */
 export function answerResource(ctx: Context, value: unknown, status: number | undefined): void {
@@ -14,10 +14,15 @@ export function answerResource(ctx: Context, value: unknown, status: number | un
   ctx.status = value.status;
   for (const [name, headerValue] of value.headers) if (name !== "set-cookie") ctx.set(name, headerValue);
   for (const cookie of value.headers.getSetCookie()) ctx.append("Set-Cookie", cookie);
-  if (!value.body || ctx.method === "HEAD") {
-    void value.body?.cancel();
-    ctx.body = null;
-    // Koa drops a null body's Content-Type and length; a HEAD keeps what a GET would have said.
+  if (!value.body) {
+    if (!value.headers.has("content-length") && value.status !== 204 && value.status !== 304) ctx.length = 0;
+    endWithoutBody(ctx);
+    return;
+  }
+  if (ctx.method === "HEAD") {
+    // What a GET would say (its headers as the Response gave them), without the body.
+    void value.body.cancel();
+    endWithoutBody(ctx);
     return;
   }
   streamResponse(ctx, Readable.fromWeb(value.body as WebReadableStream<Uint8Array>));

@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import { actionResult } from "../../shared/routing/action-result";
 import type { RouteMiddleware } from "../../shared/routing/module";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { headerPairs, isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
 import { applyHeaders } from "../http/response-headers";
 import type { AppRoutes } from "../routing/app-routes";
 import { type MaybePromise, isThenable } from "./maybe-promise";
@@ -132,8 +132,9 @@ export async function runResource(
     }
   }
   if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
-  if (isHttpErrorSignal(error)) return { type: "resource", value: Response.json(error.data, { status: error.status, headers: headerPairs(error.headers) }) };
-  if (isNotFoundSignal(error)) return { type: "resource", value: Response.json({ error: "Not Found" }, { status: 404 }) };
+  // Sent by sendJson like any other JSON answer: one Content-Type, a Content-Length.
+  if (isHttpErrorSignal(error)) return { type: "resource", value: error.data, status: error.status, headers: error.headers };
+  if (isNotFoundSignal(error)) return { type: "resource", value: { error: "Not Found" }, status: 404 };
   resolve.onError(error);
-  return { type: "resource", value: Response.json({ error: "Internal Server Error" }, { status: 500 }) };
+  return { type: "resource", value: { error: "Internal Server Error" }, status: 500 };
 }

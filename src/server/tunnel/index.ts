@@ -1,5 +1,5 @@
 import type Router from "@koa/router";
-import { RateLimiter } from "../http/rate-limit";
+import { LocalLimiter } from "../limits/local-limiter";
 import { HeldBytes } from "./body/body-copy";
 import { type Allowlist, compileAllowlist } from "./check/allowlist";
 import { stillAllowed } from "./check/still-allowed";
@@ -24,6 +24,11 @@ export interface Tunnel {
   spoolStats: (() => SpoolStats) | undefined;
   /** The spool's depth per upstream (its metrics label), when spooling is on. */
   spoolDepths: (() => UpstreamDepth[]) | undefined;
+  /**
+   * Delivers what the spool holds until `deadline` (ms since the epoch) or until its ingest is found
+   * down; call once the HTTP server drained, before close().
+   */
+  drain(deadline: number): Promise<void>;
   /**
    * Stops the spool's replay between envelopes and closes its store, then the tunnel's own undici
    * Agent (not an injected dispatcher); call after the HTTP server drained.
@@ -56,10 +61,12 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   const limiter =
     options.rateLimitPerMinute === 0
       ? undefined
-      : new RateLimiter(
+      : (options.limiter ??
+        new LocalLimiter(
           options.rateLimitPerMinute,
+          60_000,
           positiveInt("rateLimitMaxClients", options.rateLimitMaxClients ?? DEFAULT_RATE_LIMIT_MAX_CLIENTS),
-        );
+        ));
 
   let ownAgent: UpstreamAgent | undefined;
   let dispatcher: RequestDispatcher;
@@ -99,6 +106,9 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     router,
     spoolStats: spool && (() => spool.stats()),
     spoolDepths: spool && (() => spool.depths()),
+    drain: async (deadline) => {
+      await spool?.drain(deadline);
+    },
     close: async () => {
       await spool?.close();
       await ownAgent?.close();

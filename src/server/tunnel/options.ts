@@ -1,4 +1,5 @@
 import type { Dispatcher } from "undici";
+import type { Limiter } from "../limits/limiter";
 import type { SpoolOptions } from "./spool";
 import type { TunnelLogger, TunnelObserver } from "./types";
 
@@ -11,6 +12,8 @@ export interface TunnelOptions {
   /** Envelopes per minute per client IP; 0 switches the limit off. */
   rateLimitPerMinute: number;
   rateLimitMaxClients?: number;
+  /** Counts rateLimitPerMinute per client IP (shared through Redis when there is one); by default this process's own. */
+  limiter?: Limiter;
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs?: number;

@@ -55,7 +55,15 @@ export const DEV_VERSION_TIMING = "outpost-dev-version";
 /** IPC from the dev script to the server process. */
 export type DevMessage =
   | { type: "outpost-dev:update"; update: HotUpdate; files: Record<string, string> }
-  | { type: "outpost-dev:problems"; problems: BuildProblem[] };
+  | { type: "outpost-dev:problems"; problems: BuildProblem[] }
+  /** The server is about to be replaced: stop accepting, end the event streams, answer `outpost-dev:handed-over`. */
+  | { type: "outpost-dev:handover" };
+
+/**
+ * Where the standby leaves the listening socket the dev script kept from the first server
+ * (scripts/dev/standby.mjs, src/server/dev/kept-listener.ts).
+ */
+export const DEV_LISTENER_GLOBAL = "__outpostDevListener";
 
 /** Where the standby leaves the state for the server it starts (scripts/dev/standby.mjs). */
 export const DEV_STATE_GLOBAL = "__outpostDevState";

@@ -1,3 +1,5 @@
+import { jsonText } from "../json/json-text";
+
 /**
  * JSON for an inline <script>. `<`, `>` and `&` are escaped so no value can close the
  * script element or open a comment, and U+2028/U+2029 so older parsers that treat them as
@@ -20,5 +22,5 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function serializeForScript(value: unknown): string {
-  return JSON.stringify(value).replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
+  return jsonText(value, "the page's data").replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
 }

@@ -9,6 +9,7 @@ import { locationHeader } from "./location";
 const SIGNAL = Symbol.for("outpost.signal");
 
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Headers an answer carries: a list of pairs (or an array value) repeats a name, as several Set-Cookie need. */
 export type ResponseHeaders = Record<string, string | readonly string[]> | Iterable<readonly [string, string]>;
@@ -53,8 +54,10 @@ export class NotFoundSignal extends Error {
 /** Redirects, the target encoded for the header (a target no header can carry throws a TypeError): `redirect("/", 303)` or `redirect("/", { status: 303, headers: { "Set-Cookie": … } })`. */
 export function redirect(location: string, init: RedirectStatus | (SignalInit & { status?: RedirectStatus }) = 307): never {
   const target = locationHeader(location);
-  if (typeof init === "number") throw new RedirectSignal(target, init);
-  throw new RedirectSignal(target, init.status ?? 307, init.headers);
+  const status = typeof init === "number" ? init : (init.status ?? 307);
+  // The type is lost to plain JavaScript and `as` casts; any other status would answer a Location with no redirect.
+  if (!REDIRECT_STATUSES.has(status)) throw new RangeError(`redirect takes a status of 301, 302, 303, 307 or 308, got ${status}`);
+  throw new RedirectSignal(target, status, typeof init === "number" ? undefined : init.headers);
 }
 
 /** Answers a 4xx with data for the nearest error component: `httpError(403, { reason: "…" })`. */

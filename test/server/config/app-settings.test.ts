@@ -1,15 +1,18 @@
-import { _default, coerce, int, object, positive } from "zod/mini";
+import { _default, coerce, int, object, positive, string } from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { EnvError, loadAppSettings } from "#src/server/config/env.server";
+import { route } from "#src/shared/routing/config";
 import { defineSettings } from "#src/shared/routing/settings";
 import { settings as shippedSettings } from "#src/app/app.server";
+import { loadAppRoutes } from "../../support/app-routes";
+import { startTestApp } from "../../support/test-app";
 
 const schema = () => object({ PAGE_SIZE: _default(coerce.number().check(int(), positive()), 20) });
 
 describe("the app's own settings", () => {
   it("are validated from the environment at start and read with get()", () => {
     const settings = defineSettings(schema());
-    expect(() => settings.get()).toThrow(/before the server validated them/);
+    expect(() => notesSettings.get()).toThrow(/before the server validated them/);
     loadAppSettings(settings, { PAGE_SIZE: "50" });
     expect(settings.get()).toEqual({ PAGE_SIZE: 50 });
   });
@@ -31,5 +34,53 @@ describe("the app's own settings", () => {
     const fresh = defineSettings(shippedSettings.schema);
     loadAppSettings(fresh, {});
     expect(fresh.get()).toEqual({ GREETING: "Hello" });
+  });
+});
+
+// An app setting of the tests' own, read by a test-only route.
+const notesSettings = defineSettings(object({ NOTES_DIR: _default(string(), "notes") }));
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const routes = await loadAppRoutes({
+  routes: [route("s/dir", "s/dir.server.ts")],
+  files: {
+    // Read before and after a wait, so two apps' requests interleave between the reads.
+    "s/dir.server.ts": {
+      server: {
+        load: async ({ url }) => {
+          const before = notesSettings.get().NOTES_DIR;
+          await later(Number(url.searchParams.get("wait")));
+          return { before, after: notesSettings.get().NOTES_DIR };
+        },
+      },
+    },
+  },
+  app: { settings: notesSettings },
+});
+
+describe("the settings of apps started in one process", () => {
+  it("are each app's own, in every request it serves, however they interleave", async () => {
+    const one = await startTestApp({ NOTES_DIR: "/tmp/one" }, { routes });
+    const two = await startTestApp({ NOTES_DIR: "/tmp/two" }, { routes });
+    const fallback = await startTestApp({}, { routes });
+    try {
+      const read = (app: typeof one, wait: number) => fetch(`${app.url}/s/dir?wait=${wait}`).then((response) => response.json());
+      const answers = await Promise.all([read(one, 40), read(two, 5), read(fallback, 20), read(two, 30), read(one, 0)]);
+      expect(answers).toEqual([
+        { before: "/tmp/one", after: "/tmp/one" },
+        { before: "/tmp/two", after: "/tmp/two" },
+        { before: "notes", after: "notes" },
+        { before: "/tmp/two", after: "/tmp/two" },
+        { before: "/tmp/one", after: "/tmp/one" },
+      ]);
+    } finally {
+      await Promise.all([one.close(), two.close(), fallback.close()]);
+    }
+    // Outside any request no app's values apply; the process's were never loaded here.
+    expect(() => notesSettings.get()).toThrow(/before the server validated them/);
+  });
+
+  it("are validated when the app starts, naming the variable", async () => {
+    const strict = await loadAppRoutes({ routes: [], files: {}, app: { settings: defineSettings(schema()) } });
+    await expect(startTestApp({ PAGE_SIZE: "many" }, { routes: strict })).rejects.toThrow(/^Invalid app settings:\n {2}PAGE_SIZE: /);
   });
 });

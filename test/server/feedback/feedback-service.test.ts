@@ -41,29 +41,29 @@ describe("the feedback form's rules", () => {
 });
 
 describe("the feedback service", () => {
-  it("is unavailable without a sender", () => {
+  it("is unavailable without a sender", async () => {
     const service = createFeedbackService(undefined);
     expect(service.available).toBe(false);
-    expect(service.submit({ message: "hi" }, "203.0.113.1")).toEqual({ status: "unavailable", values: { message: "hi", name: "", email: "", eventId: "" } });
+    expect(await service.submit({ message: "hi" }, "203.0.113.1")).toEqual({ status: "unavailable", values: { message: "hi", name: "", email: "", eventId: "" } });
   });
 
-  it("sends valid feedback and returns the event id", () => {
+  it("sends valid feedback and returns the event id", async () => {
     const sent: Feedback[] = [];
     const service = createFeedbackService((feedback) => {
       sent.push(feedback);
       return "f".repeat(32);
     });
-    expect(service.submit({ message: "hi", eventId: EVENT_ID }, "203.0.113.1")).toEqual({ status: "sent", eventId: "f".repeat(32) });
+    expect(await service.submit({ message: "hi", eventId: EVENT_ID }, "203.0.113.1")).toEqual({ status: "sent", eventId: "f".repeat(32) });
     expect(sent).toEqual([{ message: "hi", eventId: EVENT_ID }]);
   });
 
-  it("allows five submissions per client IP per minute; invalid ones do not count", () => {
+  it("allows five submissions per client IP per minute; invalid ones do not count", async () => {
     const service = createFeedbackService(() => "f".repeat(32));
-    for (let i = 0; i < 3; i++) expect(service.submit({ message: "" }, "203.0.113.1").status).toBe("invalid");
-    for (let i = 0; i < 5; i++) expect(service.submit({ message: `#${i}` }, "203.0.113.1").status).toBe("sent");
-    const limited = service.submit({ message: "one more" }, "203.0.113.1");
+    for (let i = 0; i < 3; i++) expect((await service.submit({ message: "" }, "203.0.113.1")).status).toBe("invalid");
+    for (let i = 0; i < 5; i++) expect((await service.submit({ message: `#${i}` }, "203.0.113.1")).status).toBe("sent");
+    const limited = await service.submit({ message: "one more" }, "203.0.113.1");
     expect(limited).toMatchObject({ status: "rate_limited" });
     expect(limited.status === "rate_limited" && limited.retryAfterSeconds).toBeGreaterThan(0);
-    expect(service.submit({ message: "another visitor" }, "203.0.113.2").status).toBe("sent");
+    expect((await service.submit({ message: "another visitor" }, "203.0.113.2")).status).toBe("sent");
   });
 });

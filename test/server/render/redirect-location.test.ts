@@ -45,4 +45,25 @@ describe("redirect() targets", () => {
     const reported = reporting.errors.slice(before) as Error[];
     expect(reported.map((error) => error.message)).toEqual(['redirect target "/x\\r\\nSet-Cookie: a=b" contains a control character']);
   });
+
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(`status ${status} is answered as given`, async () => {
+      const response = await fetch(`${app.url}/test/redirect?to=/x&status=${status}`, { redirect: "manual" });
+      expect(response.status).toBe(status);
+      expect(response.headers.get("location")).toBe("/x");
+    });
+  }
+
+  it("any other status is a RangeError naming it, with no Location sent", async () => {
+    for (const status of [200, 404, 500, 99, 1000, 304]) {
+      const before = reporting.errors.length;
+      const response = await fetch(`${app.url}/test/redirect?to=/x&status=${status}`, { redirect: "manual" });
+      expect(response.status).toBe(500);
+      expect(response.headers.get("location")).toBeNull();
+      const reported = reporting.errors.slice(before) as Error[];
+      expect(reported.map((error) => [error.name, error.message])).toEqual([
+        ["RangeError", `redirect takes a status of 301, 302, 303, 307 or 308, got ${status}`],
+      ]);
+    }
+  });
 });

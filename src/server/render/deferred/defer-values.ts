@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { DeferredError, forEachDeferred } from "../../../shared/deferred/deferred-data";
 import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
 import type { RouteState } from "../../../shared/routing/route-state";
@@ -6,13 +7,24 @@ import { routeError } from "../resolve-route";
 /**
  * Readies a page's deferred values for streaming: its state's data then holds, in place of each,
  * a promise that reports its own failure (once, here) and rejects with what the page may see of
- * it, for the render and the encoding alike. Loaders' objects are copied, not changed. False when
- * no loader deferred anything (most pages): nothing to stream.
+ * it, for the render and the encoding alike. Loaders' objects are copied, not changed. Returns
+ * the values' audience: aborted once nobody can receive them any more (the response closed, its
+ * client gone, or the lines stopped for a HEAD or the time limit), after which a failure is not
+ * reported. Null when no loader deferred anything (most pages): nothing to stream.
  */
-export function deferState(state: Pick<RouteState, "data">, report: (error: unknown) => string | undefined, exposeErrors: boolean): boolean {
-  const data = deferValues(state.data, report, exposeErrors);
-  if (data) state.data = data;
-  return data !== null;
+export function deferState(
+  state: Pick<RouteState, "data">,
+  report: (error: unknown) => string | undefined,
+  exposeErrors: boolean,
+  response: Pick<ServerResponse, "once">,
+): AbortController | null {
+  const audience = new AbortController();
+  const data = deferValues(state.data, (error) => (audience.signal.aborted ? undefined : report(error)), exposeErrors);
+  if (!data) return null;
+  state.data = data;
+  // Also while a page renders whole (a crawler's, a cached one), before anything is piped.
+  response.once("close", () => audience.abort());
+  return audience;
 }
 
 function deferValues(

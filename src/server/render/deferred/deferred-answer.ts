@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { DEFERRED_DATA_TYPE } from "../../../shared/deferred/deferred-data";
-import { pipeResponse } from "../../http/stream-response";
+import { endWithoutBody, pipeResponse } from "../../http/stream-response";
 import type { DeferredLines } from "./deferred-lines";
 
 /**
@@ -14,7 +14,7 @@ export function answerDeferred(ctx: Context, lines: DeferredLines): void {
   ctx.res.setHeader("Cache-Control", "no-store");
   if (ctx.method === "HEAD") {
     lines.stop();
-    ctx.body = null;
+    endWithoutBody(ctx);
     return;
   }
   pipeResponse(

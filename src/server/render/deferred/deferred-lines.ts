@@ -1,5 +1,10 @@
 import { encode } from "turbo-stream";
 import { encodeAsJson, encodeErrors } from "../../../shared/deferred/deferred-data";
+import { UnserialisableValueError } from "../../../shared/json/json-text";
+
+/** turbo-stream writes BigInts and cycles, but recurses: only a value nested too deeply defeats it, as a stack overflow. */
+const namedEncodingError = (error: unknown) =>
+  error instanceof RangeError ? new UnserialisableValueError(`Cannot encode the page's deferred data: a value nested too deeply (${error.message})`, { cause: error }) : error;
 
 /**
  * A value encoded with turbo-stream (docs/decisions/0031-deferred-data-turbo-stream.md): the first
@@ -16,15 +21,22 @@ export interface DeferredLines {
 
 /**
  * Encodes `value`; rejects when its awaited part cannot be encoded. After `timeoutMs` the values
- * still pending are abandoned, whether or not anybody follows the lines.
+ * still pending are abandoned, whether or not anybody follows the lines. `abort` is aborted on
+ * stop(), whatever stopped the lines (deferState's audience, so late failures go unreported).
  */
-export async function encodeLines(value: unknown, onError: (error: unknown) => void, timeoutMs: number): Promise<DeferredLines> {
-  const abort = new AbortController();
+export async function encodeLines(
+  value: unknown,
+  onError: (error: unknown) => void,
+  timeoutMs: number,
+  abort: AbortController = new AbortController(),
+): Promise<DeferredLines> {
   const reader = encode(value, { plugins: [encodeErrors], postPlugins: [encodeAsJson], signal: abort.signal }).getReader();
   const text = new TextDecoder();
   // Each chunk turbo-stream enqueues is one whole line ending in "\n".
   const lineOf = (chunk: Uint8Array) => text.decode(chunk).slice(0, -1);
-  const head = await reader.read();
+  const head = await reader.read().catch((error: unknown) => {
+    throw namedEncodingError(error);
+  });
   if (!head.value) throw new Error("turbo-stream encoded nothing");
   let stopped = false;
   let end: (() => void) | undefined;
@@ -56,7 +68,7 @@ export async function encodeLines(value: unknown, onError: (error: unknown) => v
           },
           (error: unknown) => {
             // A settled value that cannot be encoded: the ones after it are abandoned with it.
-            if (!stopped) onError(error);
+            if (!stopped) onError(namedEncodingError(error));
             finish();
           },
         );

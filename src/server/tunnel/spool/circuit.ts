@@ -50,6 +50,11 @@ export class Circuit {
     return "probe";
   }
 
+  /** An open circuit lets its probe through now instead of after its backoff (shutdown: one last look at the ingest). */
+  probeNow(): void {
+    if (this.#state === "open") this.#retryAt = this.#now();
+  }
+
   /** The ingest answered (anything but 502, 503 or 504). */
   succeeded(): void {
     this.#run += 1;

@@ -5,6 +5,7 @@ import { UpstreamRateLimits } from "./rate-limits";
 import { type ReplayConfig, ReplayWorker } from "./replay-worker";
 import { SpoolStore } from "./store";
 import type { SpoolEntry, SpoolStats, UpstreamDepth } from "./types";
+import { depthsByLabel } from "./upstream-depths";
 import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
 import { SpoolWriter } from "./writer";
 
@@ -162,29 +163,40 @@ export class Spool {
 
   /** The depth per upstream label; upstreams that share a label (`other`) are added up. */
   depths(): UpstreamDepth[] {
-    const depths = new Map<string, UpstreamDepth>();
-    for (const [origin, stats] of this.#store.statsByOrigin()) {
-      const upstream = this.#context.upstreamLabel(origin);
-      const known = depths.get(upstream);
-      if (!known) {
-        depths.set(upstream, { upstream, ...stats });
-        continue;
-      }
-      known.envelopes += stats.envelopes;
-      known.bytes += stats.bytes;
-      known.oldestReceivedAt = Math.min(known.oldestReceivedAt ?? Infinity, stats.oldestReceivedAt ?? Infinity);
-    }
-    return [...depths.values()];
+    return depthsByLabel(this.#store.statsByOrigin(), this.#context.upstreamLabel);
   }
 
-  /** Stops the worker between envelopes, writes what is queued, closes the store. */
+  /**
+   * Before exit, once no more envelopes come: each upstream's ingest gets what it will take until
+   * `deadline` (ms since the epoch), at once, without waiting out a backoff; one found down keeps its envelopes.
+   */
+  async drain(deadline: number): Promise<void> {
+    const held = this.#closed || deadline <= Date.now() ? 0 : this.#count();
+    if (held === 0) return;
+    this.#context.logger?.info({ envelopes: held, deadlineInMs: deadline - Date.now() }, "sentry tunnel spool: delivering what it holds before exit");
+    await this.#lanes.drain(deadline);
+  }
+
+  /** Stops the worker between envelopes, writes what is queued, closes the store, and logs what it keeps. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#ageTimer);
     await this.#lanes.stop(STOP_GRACE_MS);
     this.#writer.close();
+    const kept = this.#count();
+    if (kept !== 0) this.#context.logger?.warn({ envelopes: kept }, "sentry tunnel spool: envelopes stay on disk until the next start");
     this.#store.close();
+  }
+
+  /** Envelopes on disk; undefined when the store cannot say. */
+  #count(): number | undefined {
+    try {
+      return this.#store.stats().envelopes;
+    } catch (error) {
+      this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not count its envelopes");
+      return undefined;
+    }
   }
 
   #dropOld(): void {

@@ -1,6 +1,7 @@
 import { type Backoff, backoffDelay } from "./backoff";
 import type { UpstreamPass } from "./circuit";
 import { EnvelopeRetries } from "./envelope-retries";
+import { LaneDrain } from "./lane-drain";
 import { type Attempt, type AttemptConfig, replayAttempt } from "./replay-attempt";
 import { ReplayQueue } from "./replay-queue";
 import type { StoredEnvelope } from "./types";
@@ -41,6 +42,7 @@ export class ReplayWorker {
   #retryingAt = 0;
   #stopped = false;
   #wake: (() => void) | undefined;
+  #drain: LaneDrain | undefined;
   #loop: Promise<void> | undefined;
 
   constructor(config: ReplayConfig) {
@@ -60,8 +62,23 @@ export class ReplayWorker {
 
   /** The circuit opened: failures that may have been the outage's start no longer count, and the oldest go first again. */
   ingestDown(): void {
+    this.#drain?.ingestDown();
     this.#retries.ingestDown();
     this.#queue.restart();
+  }
+
+  /**
+   * Before the process exits: delivers at once, without waiting out a backoff, what may go before
+   * `deadline`; resolves when nothing more can (see LaneDrain). Envelopes' own holds still apply.
+   */
+  drain(deadline: number): Promise<void> {
+    this.#drain ??= new LaneDrain(deadline);
+    this.#config.circuit.probeNow();
+    this.#retryAt = 0;
+    this.#retryingAt = 0;
+    this.#queue.restart();
+    this.notify();
+    return this.#drain.done;
   }
 
   /** Starts nothing new; deliveries under way get `graceMs` to finish, then are aborted (they stay spooled). */
@@ -88,7 +105,9 @@ export class ReplayWorker {
         wait = Math.max(this.#retryAt - Date.now(), 1);
       }
       // 0 means a delivery started; any other answer waits, at least a millisecond, so no path spins.
-      if (wait !== 0) await this.#sleep(Math.max(wait, 1));
+      if (wait === 0) continue;
+      this.#drain?.idle(Date.now(), wait, this.#inFlight.size);
+      await this.#sleep(Math.max(wait, 1));
     }
     await Promise.all(this.#deliveries);
   }

@@ -44,6 +44,16 @@ export class UpstreamLanes {
     await Promise.all([...this.#lanes.values()].map(({ worker }) => worker.stop(graceMs)));
   }
 
+  /** Every worker delivers what it can before `deadline` (see ReplayWorker.drain); resolves when all are done, or at the deadline. */
+  async drain(deadline: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(deadline - Date.now(), 0));
+    });
+    await Promise.race([Promise.all([...this.#lanes.values()].map(({ worker }) => worker.drain(deadline))), timeUp]);
+    clearTimeout(timer);
+  }
+
   values(): IterableIterator<UpstreamLane> {
     return this.#lanes.values();
   }

@@ -69,3 +69,25 @@ describe("encodeLines", () => {
     expect(ends).toBe(1);
   });
 });
+
+describe("encodeLines, for a value nested too deeply for the stack", () => {
+  const deep = () => {
+    let value: unknown = [];
+    for (let level = 0; level < 20_000; level++) value = [value];
+    return value;
+  };
+  const named = /^Cannot encode the page's deferred data: a value nested too deeply \(Maximum call stack size exceeded\)$/;
+
+  it("in the awaited part: rejects with an error naming it", async () => {
+    const error = await encodeLines({ deep: deep() }, () => {}, 5_000).catch((thrown: unknown) => thrown);
+    expect((error as Error).name).toBe("UnserialisableValueError");
+    expect((error as Error).message).toMatch(named);
+  });
+
+  it("in a deferred value: reports an error naming it, and ends", async () => {
+    const reported: unknown[] = [];
+    const lines = await encodeLines({ later: Promise.resolve(deep()), bigint: 1n }, (error) => reported.push(error), 5_000);
+    await rest(lines);
+    expect(reported.map((error) => (error as Error).message)).toEqual([expect.stringMatching(named)]);
+  });
+});

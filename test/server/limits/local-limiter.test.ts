@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter } from "#src/server/http/rate-limit";
+import { LocalLimiter } from "#src/server/limits/local-limiter";
 
-describe("RateLimiter", () => {
+describe("LocalLimiter", () => {
   it("allows a burst of the per-minute limit, then refills evenly", () => {
     let now = 0;
-    const limiter = new RateLimiter(60, 10, () => now);
+    const limiter = new LocalLimiter(60, 60_000, 10, () => now);
     for (let i = 0; i < 60; i++) expect(limiter.take("a").ok).toBe(true);
     expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 1 });
     expect(limiter.take("b").ok).toBe(true);
@@ -15,7 +15,7 @@ describe("RateLimiter", () => {
 
   it("says how long to wait", () => {
     let now = 0;
-    const limiter = new RateLimiter(2, 10, () => now);
+    const limiter = new LocalLimiter(2, 60_000, 10, () => now);
     limiter.take("a");
     limiter.take("a");
     expect(limiter.take("a")).toEqual({ ok: false, retryAfterSeconds: 30 });
@@ -24,7 +24,7 @@ describe("RateLimiter", () => {
   });
 
   it("remembers at most maxClients clients", () => {
-    const limiter = new RateLimiter(1, 3);
+    const limiter = new LocalLimiter(1, 60_000, 3);
     for (let i = 0; i < 100; i++) limiter.take(`10.0.0.${i}`);
     expect(limiter.size).toBe(3);
   });

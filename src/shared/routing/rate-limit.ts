@@ -1,0 +1,54 @@
+import type { RouteMiddleware } from "./module";
+import type { RequestContext } from "./request";
+import { httpError } from "./signals";
+
+/** A named limit: `points` uses per `duration` seconds per key. */
+export interface RateLimit {
+  name: string;
+  points: number;
+  duration: number;
+}
+
+export interface RateLimitOptions extends RateLimit {
+  /** Whose uses count together; the visitor's IP by default, or e.g. the account name a sign-in names. */
+  key?: (context: RequestContext) => string | undefined;
+}
+
+export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/** The platform's counting, on every request context: shared through Redis (REDIS_URL) when there is one. */
+export interface RateLimitService {
+  take(limit: RateLimit, key: string): Promise<RateLimitDecision>;
+}
+
+declare module "./request" {
+  interface ActionServices {
+    rateLimits: RateLimitService;
+  }
+}
+
+const NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** Throws a TypeError naming what is wrong with a limit, so a mistake stops start-up rather than a request. */
+export function checkRateLimit({ name, points, duration }: RateLimit): void {
+  if (typeof name !== "string" || !NAME.test(name)) throw new TypeError(`rate limit name ${JSON.stringify(name)}: use 1-64 letters, digits, _ . : or -`);
+  if (!Number.isInteger(points) || points < 1) throw new TypeError(`rate limit "${name}": points must be a positive integer, got ${points}`);
+  if (!Number.isInteger(duration) || duration < 1) throw new TypeError(`rate limit "${name}": duration must be a positive whole number of seconds, got ${duration}`);
+}
+
+/**
+ * Route middleware that allows `points` requests per `duration` seconds per key, and answers the
+ * rest 429 with Retry-After through the route's error component (`status` 429, `data.retryAfterSeconds`),
+ * which is neither logged as an error nor reported.
+ */
+export function rateLimit(options: RateLimitOptions): RouteMiddleware {
+  const limit: RateLimit = { name: options.name, points: options.points, duration: options.duration };
+  checkRateLimit(limit);
+  return async (context) => {
+    const key = options.key?.(context) || context.clientIp;
+    const decision = await context.services.rateLimits.take(limit, key);
+    if (decision.ok) return;
+    const retryAfterSeconds = decision.retryAfterSeconds;
+    httpError(429, { retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
+  };
+}

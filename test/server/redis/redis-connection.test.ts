@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "#src/server/config/env.server";
+import { createRedisConnection, type RedisConnection } from "#src/server/redis/redis-connection";
+import { until } from "../../support/raw-http";
+import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
+import { memoryLogger } from "../../support/test-app";
+
+describe("REDIS_URL", () => {
+  it.each([
+    ["http://127.0.0.1:6379", "REDIS_URL: has the scheme http: (expected redis: or rediss: for TLS)"],
+    ["redis://", "REDIS_URL: names no host"],
+    ["not a url", "REDIS_URL: is not a URL"],
+    ["redis://u:s3cret@host:6379/zero", "REDIS_URL: may only name a database number"],
+  ])("refuses %s at start, naming the variable and never echoing the value", (url, message) => {
+    expect(() => loadEnv({ REDIS_URL: url })).toThrow(message);
+    try {
+      loadEnv({ REDIS_URL: url });
+    } catch (error) {
+      expect((error as Error).message).not.toContain("s3cret");
+    }
+  });
+
+  it("takes redis:// and rediss:// with user, password and database", () => {
+    expect(loadEnv({ REDIS_URL: "redis://user:pw@10.0.0.1:6380/2" }).REDIS_URL).toBe("redis://user:pw@10.0.0.1:6380/2");
+    expect(loadEnv({ REDIS_URL: "rediss://:pw@cache.internal" }).REDIS_TIMEOUT_MS).toBe(100);
+  });
+});
+
+describe.skipIf(!redisAvailable)("the platform's Redis connection", () => {
+  let redis: TestRedis;
+  let connection: RedisConnection | undefined;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await connection?.close();
+    await redis.stop();
+  });
+
+  it("starts without Redis, connects when it appears, warns once per outage and never logs the password", async () => {
+    await redis.kill();
+    const { logger, lines } = memoryLogger();
+    connection = createRedisConnection({ url: `redis://:hunter2-password@127.0.0.1:${redis.port}`, timeoutMs: 100, logger });
+    await until(() => lines.some((line) => line.level === 40));
+    expect(connection.up).toBe(false);
+    await expect(connection.client.ping()).rejects.toThrow();
+    await redis.start();
+    await until(() => connection?.up === true, 5_000);
+    await redis.kill();
+    await until(() => connection?.up === false);
+    await redis.start();
+    await until(() => connection?.up === true, 5_000);
+    expect(lines.filter((line) => line.level === 40)).toHaveLength(2);
+    expect(JSON.stringify(lines)).not.toContain("hunter2");
+  });
+
+  it("fails a command within the timeout while Redis stalls, never hangs", async () => {
+    const stalled = connection as RedisConnection;
+    await until(() => stalled.up, 5_000);
+    redis.pause();
+    const started = performance.now();
+    try {
+      await expect(stalled.client.get("anything")).rejects.toThrow(/timed out/i);
+      expect(performance.now() - started).toBeLessThan(400);
+    } finally {
+      redis.resume();
+    }
+  });
+});
+
