@@ -136,6 +136,10 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
   SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
 }).check(
+  refine((env) => env.SESSION_STORE !== "redis" || env.REDIS_URL !== undefined, {
+    path: ["SESSION_STORE"],
+    message: "SESSION_STORE=redis needs REDIS_URL (redis:// or rediss://)",
+  }),
   refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
     path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
     message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",

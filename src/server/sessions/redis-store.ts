@@ -1,15 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
+import type { RedisConnection } from "../redis/redis-connection";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
-import type { LoadedSession, SessionStore, SessionValues } from "./session-store";
-
-/** What the Redis store needs of the platform's Redis connection. */
-export interface SessionRedis {
-  get(key: string): Promise<string | null>;
-  /** Stores `value` under `key` for `ttlMs`. */
-  set(key: string, value: string, ttlMs: number): Promise<unknown>;
-  del(key: string): Promise<unknown>;
-}
+import { type LoadedSession, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
 
 /** The most a session's values may take, as JSON: far above a cookie's 4 KB, yet a bounded read per page. */
 export const MAX_SESSION_BYTES = 64 * 1024;
@@ -42,7 +35,16 @@ function signedId(ctx: Context): { id: string; rotated: boolean } | undefined {
  * live under it for the session's lifetime (renewed by every write), so ending a session
  * (`clear()`, `regenerate()`) ends it for every copy of its cookie, on every replica.
  */
-export function redisStore(redis: SessionRedis, onUnavailable: () => void = () => {}): SessionStore {
+export function redisStore({ client }: RedisConnection, onUnavailable: () => void = () => {}): SessionStore {
+  // Without an offline queue, a command while disconnected fails at once; a stalled Redis within REDIS_TIMEOUT_MS.
+  const unreachable = (error: unknown): never => {
+    throw new SessionStoreUnavailableError(error);
+  };
+  const redis = {
+    get: (key: string) => client.get(key),
+    set: (key: string, value: string, ttlMs: number) => client.set(key, value, "PX", ttlMs).catch(unreachable),
+    del: (key: string) => client.del(key).catch(unreachable),
+  };
   return {
     fetches: true,
     read(ctx) {

@@ -1,12 +1,10 @@
 import type { Context } from "koa";
 import type { Session } from "../../shared/routing/request";
 import { HttpErrorSignal } from "../../shared/routing/signals";
-import type { LoadedSession, SessionStore, SessionValues } from "./session-store";
+import { type LoadedSession, SESSION_RETRY_AFTER_SECONDS, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
 
 /** Where flashed values wait for the next request, inside the stored session. */
 export const FLASH_KEY = "outpost.flash";
-/** Seconds a client is told to wait when the session store cannot be reached. */
-const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Thrown by a session touched before its store answered (a server-side store, on a page not yet
@@ -146,7 +144,15 @@ export class RequestSession implements Session {
   commit(): Promise<void> | undefined {
     const loaded = this.#loaded;
     if (!loaded || !(this.#changed || loaded.rotated)) return undefined;
-    return this.#store.write(this.#ctx, loaded, this.#renew);
+    return this.#store.write(this.#ctx, loaded, this.#renew).catch((error: unknown) => {
+      if (error instanceof SessionStoreUnavailableError) this.#countRefusal();
+      throw error;
+    });
+  }
+
+  #countRefusal(): void {
+    if (!this.#refused) this.#store.unavailable();
+    this.#refused = true;
   }
 
   #values(): SessionValues {
@@ -158,8 +164,7 @@ export class RequestSession implements Session {
       if (this.#pattern !== undefined) chainsOf(this.#store).add(this.#pattern);
       throw new SessionPending();
     }
-    if (!this.#refused) this.#store.unavailable();
-    this.#refused = true;
-    throw new HttpErrorSignal(503, { message: "Sessions are unavailable for a moment; try again shortly." }, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+    this.#countRefusal();
+    throw new HttpErrorSignal(503, { message: "Sessions are unavailable for a moment; try again shortly." }, { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) });
   }
 }

@@ -31,6 +31,23 @@ export interface SessionStore {
   unavailable(): void;
 }
 
+/** Seconds a client is told to wait when the session store cannot be reached. */
+export const SESSION_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The store could not be reached to write a session: Koa answers it 503 with Retry-After and
+ * its message (the page's own answer is not sent), never reported as a bug.
+ */
+export class SessionStoreUnavailableError extends Error {
+  override name = "SessionStoreUnavailableError";
+  readonly status = 503;
+  readonly expose = true;
+  readonly headers = { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) };
+  constructor(cause: unknown) {
+    super("Sessions are unavailable for a moment; try again shortly.", { cause });
+  }
+}
+
 const stores = new WeakMap<Koa, SessionStore>();
 
 export function setSessionStore(app: Koa, store: SessionStore): void {

@@ -12,7 +12,7 @@ export interface SessionOptions {
   /** SESSION_SECRET: the first signs, every one verifies. */
   secrets: readonly string[];
   /** The server-side store (SESSION_STORE=redis); the signed cookie itself when absent. */
-  store?: (app: Koa) => SessionStore;
+  store?: SessionStore;
 }
 
 /**
@@ -28,5 +28,5 @@ export function installSessions(app: Koa, options: SessionOptions, logger: Logge
     app.keys = rememberingKeys([randomBytes(32).toString("base64url")]);
     logger.warn("SESSION_SECRET is not set: signing with a random key, so sessions end when the server restarts and are not shared between replicas");
   }
-  setSessionStore(app, (options.store ?? cookieStore)(app));
+  setSessionStore(app, options.store ?? cookieStore(app));
 }
