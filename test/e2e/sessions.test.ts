@@ -2,27 +2,11 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium, type WatchedPage, watchPage } from "../support/browser";
 import { until } from "../support/raw-http";
-import { redisAvailable, startRedis, type TestRedis } from "../support/redis-server";
+import { sessionStores } from "../support/redis-app";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
-let redis: TestRedis | undefined;
-afterAll(() => redis?.stop());
-
-/** The same pages on each session store; Redis started on first use. */
-const stores = [
-  { store: "cookie", env: async () => ({}) },
-  ...(redisAvailable
-    ? [
-        {
-          store: "redis",
-          env: async () => {
-            redis ??= await startRedis();
-            return { SESSION_STORE: "redis", REDIS_URL: redis.url };
-          },
-        },
-      ]
-    : []),
-];
+const { stores, stop } = sessionStores();
+afterAll(stop);
 
 // The production build in a real process, driven by Chromium: the session, the guarded layout's
 // middleware and a resource route, reached by client navigation from the /diagnostics index.

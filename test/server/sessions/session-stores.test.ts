@@ -1,37 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "#src/server/config/env.server";
 import { CookieJar } from "../../support/cookie-jar";
-import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
 import { startTestApp, type TestApp } from "../../support/test-app";
-import { redisUp } from "../../support/redis-app";
+import { redisUp, sessionStores } from "../../support/redis-app";
 import type { SessionShown } from "../../support/test-routes";
 
 const SECRET = "a-session-secret-that-is-long-enough-000";
 
-let redis: TestRedis | undefined;
-afterAll(() => redis?.stop());
+const { stores, stop } = sessionStores();
+afterAll(stop);
 
-/** Each store's environment; Redis started on first use. */
-const stores = [
-  { name: "cookie", env: async () => ({}) },
-  ...(redisAvailable
-    ? [
-        {
-          name: "redis",
-          env: async () => {
-            redis ??= await startRedis();
-            return { SESSION_STORE: "redis", REDIS_URL: redis.url };
-          },
-        },
-      ]
-    : []),
-];
-
-describe.each(stores)("the session in the $name store", ({ name, env }) => {
+describe.each(stores)("the session in the $store store", ({ store, env }) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp({ SESSION_SECRET: SECRET, ...(await env()) });
-    if (name === "redis") await redisUp(app);
+    if (store === "redis") await redisUp(app);
   });
   afterAll(() => app.close());
 
@@ -70,7 +53,7 @@ describe.each(stores)("the session in the $name store", ({ name, env }) => {
     expect(jar.header).not.toBe(before.header);
     expect(await shown(jar)).toMatchObject({ user: "grace", padding: 10, notice: "kept" });
     // In Redis the old id is ended: a copy of the cookie from before signing in is no session.
-    if (name === "redis") expect(await shown(before)).toMatchObject({ user: null, padding: 0, notice: null });
+    if (store === "redis") expect(await shown(before)).toMatchObject({ user: null, padding: 0, notice: null });
   });
 });
 
