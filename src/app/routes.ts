@@ -31,6 +31,7 @@ export default defineApp({
           route("second", "diagnostics/revalidation/SecondChild.tsx"),
         ]),
         route("deferred", "diagnostics/DeferredPage.tsx"),
+        route("limited", "diagnostics/LimitedPage.tsx"),
         // A resource route: a server-only module, answering JSON.
         route("api/echo", "diagnostics/api/echo.server.ts"),
       ],

@@ -17,6 +17,7 @@ const PATHS = [
   { href: "/diagnostics/fetchers", label: "Fetchers (two counters side by side)" },
   { href: "/diagnostics/revalidation/first", label: "Revalidation (a layout loader kept between its children)" },
   { href: "/diagnostics/deferred", label: "Deferred data (streams in)" },
+  { href: "/diagnostics/limited", label: "Rate limit (three visits a minute)" },
   { href: "/", label: "Home" },
 ];
 

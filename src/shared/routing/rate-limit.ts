@@ -12,6 +12,8 @@ export interface RateLimit {
 export interface RateLimitOptions extends RateLimit {
   /** Whose uses count together; the visitor's IP by default, or e.g. the account name a sign-in names. */
   key?: (context: RequestContext) => string | undefined;
+  /** The methods that count (`["POST"]` for a sign-in form); every method when absent. */
+  methods?: readonly string[];
 }
 
 export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -38,17 +40,20 @@ export function checkRateLimit({ name, points, duration }: RateLimit): void {
 
 /**
  * Route middleware that allows `points` requests per `duration` seconds per key, and answers the
- * rest 429 with Retry-After through the route's error component (`status` 429, `data.retryAfterSeconds`),
+ * rest 429 with Retry-After through the route's error component (`status` 429, `data.reason` and `data.retryAfterSeconds`),
  * which is neither logged as an error nor reported.
  */
 export function rateLimit(options: RateLimitOptions): RouteMiddleware {
   const limit: RateLimit = { name: options.name, points: options.points, duration: options.duration };
   checkRateLimit(limit);
+  const methods = options.methods?.map((method) => method.toUpperCase());
   return async (context) => {
+    if (methods && !methods.includes(context.method)) return;
     const key = options.key?.(context) || context.clientIp;
     const decision = await context.services.rateLimits.take(limit, key);
     if (decision.ok) return;
     const retryAfterSeconds = decision.retryAfterSeconds;
-    httpError(429, { retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
+    const reason = `Too many requests from here: please try again in ${retryAfterSeconds} s.`;
+    httpError(429, { reason, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
   };
 }
