@@ -79,6 +79,19 @@ const sessionPage: LoadedRouteFile = {
   },
 };
 
+/** How many times the loader below ran: route code that touched a session still being fetched runs again once. */
+export const sessionLoaderRuns = { count: 0 };
+
+const sessionRunsPage: LoadedRouteFile = {
+  module: { default: ({ data }: PageProps<{ user: string | null }>) => <p id="session-user">{data.user ?? ""}</p> },
+  server: {
+    load: ({ session }) => {
+      sessionLoaderRuns.count++;
+      return { user: session.get<string>("user") ?? null };
+    },
+  },
+};
+
 const deferred = (outcome: Deferred["outcome"]) => () => ({ token: crypto.randomUUID(), outcome });
 
 /** Test-only route files: a module and its server half, as the build would load them. */
@@ -145,6 +158,7 @@ const files: Record<string, LoadedRouteFile> = {
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
   "test/session.tsx": sessionPage,
+  "test/session-runs.tsx": sessionRunsPage,
 };
 
 export const testRoutes = await loadAppRoutes({
@@ -160,6 +174,7 @@ export const testRoutes = await loadAppRoutes({
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),
     route("test/session", "test/session.tsx"),
+    route("test/session-runs", "test/session-runs.tsx"),
   ],
   files,
 });

@@ -5,6 +5,7 @@ import { CookieJar } from "../../support/cookie-jar";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
 import { redisDown, redisUp } from "../../support/redis-app";
 import { startTestApp, type TestApp } from "../../support/test-app";
+import { sessionLoaderRuns } from "../../support/test-routes";
 
 const SECRET = "a-redis-session-secret-long-enough-00000";
 
@@ -84,6 +85,21 @@ describe.skipIf(!redisAvailable)("sessions in Redis (SESSION_STORE=redis)", () =
     expect(refused.status).toBe(500);
     const errors = app.logs.slice(before).filter((line) => line.level >= 50);
     expect(JSON.stringify(errors)).toMatch(/65\d{3} bytes as JSON, over the 65536 bytes a Redis session may hold/);
+  });
+
+  it("runs a loader that touched the session before Redis answered once more, the first time only: then the page loads the session first", async () => {
+    const app = replicas[0] as TestApp;
+    const jar = new CookieJar();
+    jar.take(await fetch(`${app.url}/test/session`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "user=ada", redirect: "manual" }));
+    const runs = async () => {
+      const before = sessionLoaderRuns.count;
+      const response = await fetch(`${app.url}/test/session-runs`, { headers: { Cookie: jar.header } });
+      expect(await response.text()).toContain('<p id="session-user">ada</p>');
+      return sessionLoaderRuns.count - before;
+    };
+    expect(await runs()).toBe(2);
+    expect(await runs()).toBe(1);
+    expect(await runs()).toBe(1);
   });
 
   it("lets a page that does not use the session answer while Redis stalls; the session page waits for it", async () => {
