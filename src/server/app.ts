@@ -25,6 +25,8 @@ import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import { matchRequest } from "./render/route-request";
 import type { AppRoutes } from "./routing/app-routes";
+import { redisStore } from "./sessions/redis-store";
+import { type SessionStore, SessionStoreUnavailableError } from "./sessions/session-store";
 import { installSessions } from "./sessions/sessions";
 
 export interface AppDependencies {
@@ -39,6 +41,8 @@ export interface AppDependencies {
   observeRender?: (route: string, seconds: number) => void;
   /** A request refused as cross-site, by the check that failed. */
   observeCsrfRefusal?: (check: string) => void;
+  /** A page answered 503 because its session's store could not be reached. */
+  observeSessionUnavailable?: () => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
@@ -56,6 +60,13 @@ export interface AppDependencies {
   extraMiddleware?: Koa.Middleware[];
 }
 
+/** The Redis session store when SESSION_STORE=redis (the environment's check made sure REDIS_URL is set). */
+function sessionStore(env: Env, deps: AppDependencies): SessionStore | undefined {
+  if (env.SESSION_STORE !== "redis") return undefined;
+  if (!deps.redis) throw new Error("SESSION_STORE=redis needs the Redis connection: createApp was given no `redis` (REDIS_URL)");
+  return redisStore(deps.redis, deps.observeSessionUnavailable);
+}
+
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */
 export function createApp(deps: AppDependencies): Koa {
   const { env, logger, monitoring } = deps;
@@ -63,7 +74,7 @@ export function createApp(deps: AppDependencies): Koa {
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
-  installSessions(app, env.SESSION_SECRET, logger);
+  installSessions(app, { secrets: env.SESSION_SECRET, store: sessionStore(env, deps) }, logger);
   const { settings } = deps.routes;
   // First, so that everything after it (logs, middleware, loaders) reads this app's settings.
   if (settings && deps.settingsSource) app.use(ownSettings(settings, deps.settingsSource));
@@ -78,6 +89,10 @@ export function createApp(deps: AppDependencies): Koa {
     if (ctx && clientLeft(ctx)) {
       const code = (error as { code?: unknown } | null)?.code;
       logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
+      return;
+    }
+    if (error instanceof SessionStoreUnavailableError) {
+      logger.warn({ method: ctx?.method, route: ctx?.state.routeLabel }, "session not saved: its store is unreachable");
       return;
     }
     logger.error({ err: error, method: ctx?.method }, "request error");

@@ -65,6 +65,7 @@ const app = createApp({
   observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
+  observeSessionUnavailable: metrics.observeSessionUnavailable,
   extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());

@@ -1,17 +1,24 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium, type WatchedPage, watchPage } from "../support/browser";
+import { until } from "../support/raw-http";
+import { sessionStores } from "../support/redis-app";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
+
+const { stores, stop } = sessionStores();
+afterAll(stop);
 
 // The production build in a real process, driven by Chromium: the session, the guarded layout's
 // middleware and a resource route, reached by client navigation from the /diagnostics index.
-describe.skipIf(!hasChromium)("sessions, middleware and resource routes in the browser", () => {
+describe.skipIf(!hasChromium).each(stores)("sessions, middleware and resource routes in the browser ($store store)", ({ env }) => {
   let server: ServerProcess;
   let browser: BrowserContext;
   let closeBrowser: () => Promise<void>;
 
   beforeAll(async () => {
-    server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true", SESSION_SECRET: "a-browser-test-secret-long-enough-000000" });
+    server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true", SESSION_SECRET: "a-browser-test-secret-long-enough-000000", ...(await env()) });
+    // Sessions answer once the server's store does (at once for the cookie, when connected for Redis).
+    await until(async () => (await fetch(`${server.url}/diagnostics/session`)).status === 200, 5_000);
     ({ browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {

@@ -45,6 +45,53 @@ function DeferredPage({ data }: PageProps<Deferred>) {
   );
 }
 
+export interface SessionShown {
+  notice: string | null;
+  /** `notice` read a second time by the same request. */
+  again: string | null;
+  user: string | null;
+  padding: number;
+}
+
+/** Shows the session's `notice` (flashed) and `user`; a POST flashes `notice`, signs in (`user`) or stores `size` bytes. */
+const sessionPage: LoadedRouteFile = {
+  module: {
+    default: ({ data }: PageProps<SessionShown>) => <pre id="session">{JSON.stringify(data)}</pre>,
+  },
+  server: {
+    load: ({ session }): SessionShown => ({
+      notice: session.get<string>("notice") ?? null,
+      again: session.get<string>("notice") ?? null,
+      user: session.get<string>("user") ?? null,
+      padding: session.get<string>("padding")?.length ?? 0,
+    }),
+    action: ({ body, session }) => {
+      const fields = body as Record<string, string>;
+      if (fields.notice) session.flash("notice", fields.notice);
+      if (fields.user) {
+        session.regenerate();
+        session.set("user", fields.user);
+      }
+      if (fields.size) session.set("padding", "x".repeat(Number(fields.size)));
+      if (fields.intent === "clear") session.clear();
+      return redirect("/test/session", 303);
+    },
+  },
+};
+
+/** How many times the loader below ran: route code that touched a session still being fetched runs again once. */
+export const sessionLoaderRuns = { count: 0 };
+
+const sessionRunsPage: LoadedRouteFile = {
+  module: { default: ({ data }: PageProps<{ user: string | null }>) => <p id="session-user">{data.user ?? ""}</p> },
+  server: {
+    load: ({ session }) => {
+      sessionLoaderRuns.count++;
+      return { user: session.get<string>("user") ?? null };
+    },
+  },
+};
+
 const deferred = (outcome: Deferred["outcome"]) => () => ({ token: crypto.randomUUID(), outcome });
 
 /** Test-only route files: a module and its server half, as the build would load them. */
@@ -110,6 +157,8 @@ const files: Record<string, LoadedRouteFile> = {
   "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
+  "test/session.tsx": sessionPage,
+  "test/session-runs.tsx": sessionRunsPage,
 };
 
 export const testRoutes = await loadAppRoutes({
@@ -124,6 +173,8 @@ export const testRoutes = await loadAppRoutes({
     route("test/late", "test/late.tsx"),
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),
+    route("test/session", "test/session.tsx"),
+    route("test/session-runs", "test/session-runs.tsx"),
   ],
   files,
 });

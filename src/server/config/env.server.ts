@@ -109,6 +109,8 @@ export const envSchema = object({
   ALLOWED_ORIGINS: commaList(origin),
   /** Secrets that sign cookies and the session, comma separated: the first signs, all verify. */
   SESSION_SECRET: commaList(string().check(minLength(32, "each secret must be at least 32 characters"))),
+  /** Where sessions live: `cookie` (signed, in the visitor's browser) or `redis` (behind a signed id; needs REDIS_URL). */
+  SESSION_STORE: _default(oneOf(["cookie", "redis"]), "cookie"),
   SENTRY_DSN: optional(dsn),
   PUBLIC_SENTRY_DSN: optional(dsn),
   SENTRY_ENVIRONMENT: optional(text()),
@@ -134,6 +136,10 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
   SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
 }).check(
+  refine((env) => env.SESSION_STORE !== "redis" || env.REDIS_URL !== undefined, {
+    path: ["SESSION_STORE"],
+    message: "SESSION_STORE=redis needs REDIS_URL (redis:// or rediss://)",
+  }),
   refine((env) => env.SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES <= env.SENTRY_TUNNEL_SPOOL_MAX_BYTES, {
     path: ["SENTRY_TUNNEL_SPOOL_MAX_ENVELOPE_BYTES"],
     message: "must not exceed SENTRY_TUNNEL_SPOOL_MAX_BYTES",

@@ -22,6 +22,8 @@ export interface Metrics {
   tunnelObserver: TunnelObserver;
   /** A state-changing request refused as cross-site, by the check that refused it. */
   observeCsrfRefusal(check: string): void;
+  /** A page answered 503 because its session's store could not be reached. */
+  observeSessionUnavailable(): void;
   /** Reads the spool's depth per upstream when metrics are scraped. */
   watchSpool(read: () => SpoolDepth[]): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
@@ -92,6 +94,12 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const sessionUnavailable = new Counter({
+    name: "outpost_session_unavailable_total",
+    help: "Requests answered 503 because the session store (Redis) could not be reached",
+    registers: [registry],
+  });
+
   const spool = createSpoolMetrics(registry);
   const tunnelObserver: TunnelObserver = {
     ...spool.observer,
@@ -120,6 +128,9 @@ export function createMetrics(): Metrics {
     tunnelObserver,
     observeCsrfRefusal(check) {
       csrfRejected.inc({ check });
+    },
+    observeSessionUnavailable() {
+      sessionUnavailable.inc();
     },
     watchSpool: spool.watchSpool,
     watchRedis(connection) {

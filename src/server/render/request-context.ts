@@ -12,7 +12,9 @@ import type {
   UploadedFile,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
-import { readSession, type SessionValues, saveSession } from "../sessions/sessions";
+import { isSessionPending, RequestSession } from "../sessions/request-session";
+import { sessionStoreOf } from "../sessions/session-store";
+import { isThenable } from "./maybe-promise";
 
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
@@ -31,11 +33,8 @@ export class PageRequestContext implements RequestContext {
   readonly #ctx: Context;
   readonly #url: () => URL;
   #cookies: RequestCookies | undefined;
-  #session: Session | undefined;
-  /** The session's values, read from its cookie on first use. */
-  #sessionValues: SessionValues | undefined;
-  /** Set by `set` and `clear`: a session only read is not written. */
-  #sessionChanged = false;
+  /** Read from its store on first use. */
+  #session: RequestSession | undefined;
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
 
@@ -90,7 +89,8 @@ export class PageRequestContext implements RequestContext {
   }
 
   get session(): Session {
-    this.#session ??= this.#makeSession();
+    this.personal = true;
+    this.#session ??= new RequestSession(this.#ctx, sessionStoreOf(this.#ctx.app));
     return this.#session;
   }
 
@@ -110,9 +110,37 @@ export class PageRequestContext implements RequestContext {
     return this.#response;
   }
 
-  /** Writes the session's cookie when the session was used and changed; before any header is sent. */
+  /** Writes the session when it was used and changed; before any header is sent. */
   commit(): Promise<void> | undefined {
-    return this.#sessionChanged && this.#sessionValues ? saveSession(this.#ctx, this.#sessionValues) : undefined;
+    return this.#session?.commit();
+  }
+
+  /**
+   * Loads the session before the chain runs when its store fetches it and waiting later would
+   * mean running code twice: a POST (its action has effects) or a chain seen touching it before.
+   */
+  prepareSession(pattern: string): Promise<void> | undefined {
+    const store = sessionStoreOf(this.#ctx.app);
+    if (!store.fetches) return undefined;
+    this.#session ??= new RequestSession(this.#ctx, store);
+    return this.#session.prepare(pattern, this.#ctx.method);
+  }
+
+  /** Runs route code; when it touched a session still being fetched, runs it again once the session is here. */
+  touchingSession<Result>(run: (context: RequestContext) => Result): Result | Promise<unknown> {
+    const session = this.#session;
+    if (!session?.fetches) return run(this);
+    const again = (error: unknown) => {
+      if (!isSessionPending(error)) throw error;
+      return session.loaded().then(() => run(this));
+    };
+    let result: Result;
+    try {
+      result = run(this);
+    } catch (error) {
+      return again(error);
+    }
+    return isThenable(result) ? Promise.resolve(result).catch(again) : result;
   }
 
   #makeCookies(): RequestCookies {
@@ -133,27 +161,6 @@ export class PageRequestContext implements RequestContext {
     };
   }
 
-  #makeSession(): Session {
-    if (!("session" in this.#ctx)) throw new Error("sessions are not set up on this app (createApp installs them)");
-    this.personal = true;
-    // Read (and the cookie checked) on first use, not when a route merely names `session`.
-    const current = () => {
-      this.#sessionValues ??= readSession(this.#ctx);
-      return this.#sessionValues;
-    };
-    return {
-      get: <Value>(key: string) => current()[key] as Value | undefined,
-      set: (key, value) => {
-        this.#sessionChanged = true;
-        current()[key] = value;
-      },
-      clear: () => {
-        this.#sessionChanged = true;
-        this.#sessionValues = Object.create(null) as SessionValues;
-      },
-    };
-  }
-
   #makeValues(): RequestValues {
     const values = new Map<string, unknown>();
     return {
@@ -167,4 +174,9 @@ export class PageRequestContext implements RequestContext {
       has: (key) => values.has(key.name),
     };
   }
+}
+
+/** Route code run through the request's context (tests may pass another RequestContext). */
+export function touchingSession<Result>(context: RequestContext, run: (context: RequestContext) => Result): Result | Promise<unknown> {
+  return context instanceof PageRequestContext ? context.touchingSession(run) : run(context);
 }

@@ -5,6 +5,7 @@ import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table
 import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal, type RedirectStatus, type ResponseHeaders } from "../../shared/routing/signals";
 import type { AppRoutes } from "../routing/app-routes";
 import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
+import { touchingSession } from "./request-context";
 
 export type RouteOutcome =
   | { type: "redirect"; location: string; status: RedirectStatus; headers?: ResponseHeaders }
@@ -51,7 +52,7 @@ function runLoaders(
     if (!load) continue;
     let result: unknown;
     try {
-      result = load(context);
+      result = touchingSession(context, load);
     } catch (error) {
       settled[depth] = { ok: false, error };
       continue;

@@ -51,7 +51,7 @@ function runFrom(all: ChainMiddleware, start: number, context: PageRequestContex
     const { depth, run } = all[index] as { depth: number; run: RouteMiddleware };
     let result: unknown;
     try {
-      result = run(context);
+      result = context.touchingSession(run);
     } catch (error) {
       return { depth, error };
     }
@@ -101,7 +101,7 @@ export async function runAction(
 ): Promise<RouteOutcome> {
   let result: ReturnType<typeof actionResult>;
   try {
-    result = actionResult(await action(context));
+    result = actionResult(await context.touchingSession(action));
   } catch (error) {
     if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: 303, headers: error.headers };
     if (isNotFoundSignal(error)) return resolveRoute(routes, null, context, resolve);
@@ -126,7 +126,7 @@ export async function runResource(
   let error = early?.error;
   if (!early) {
     try {
-      return { type: "resource", value: await handler(context) };
+      return { type: "resource", value: await context.touchingSession(handler) };
     } catch (thrown) {
       error = thrown;
     }

@@ -73,7 +73,10 @@ export function resolveRouteRequest(ctx: Context, pathname: string, url: () => U
   const resolve = { exposeErrors: options.exposeErrors, onError, loadOnly: options.loadOnly };
   const context = new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, url, options.services);
   const chain = matched ?? routes.table.notFound();
-  const outcome = thenMaybe(runMiddleware(routes, chain, context), (early): MaybePromise<RouteOutcome> => {
+  // Only a store that fetches sessions (Redis) may make a request wait here, and only for a chain that uses it.
+  const prepared = context.prepareSession(chain.pattern);
+  const middleware = prepared ? prepared.then(() => runMiddleware(routes, chain, context)) : runMiddleware(routes, chain, context);
+  const outcome = thenMaybe(middleware, (early): MaybePromise<RouteOutcome> => {
     if (kind.resource) return runResource(handler as RouteHandler, context, resolve, early);
     if (early) return stoppedByMiddleware(routes, matched, context, resolve, early);
     if (handler) return runAction(routes, matched as MatchedRoutes, handler, ctx, context, resolve);

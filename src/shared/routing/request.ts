@@ -26,13 +26,18 @@ export interface RequestCookies {
   delete: (name: string, options?: Pick<CookieOptions, "path" | "domain">) => void;
 }
 
-/** The visitor's session: a signed cookie, read on first use only. */
+/** The visitor's session: a signed cookie, or Redis behind a signed id (SESSION_STORE); read on first use only. */
 export interface Session {
+  /** A value; a flashed one is taken out of the session by its first request to read it. */
   get: <Value = unknown>(key: string) => Value | undefined;
-  /** Saves a value: the session is written only when `set` or `clear` was called (a value changed in place is not saved). */
+  /** Saves a value: the session is written only when changed through `set`, `flash`, `clear` or `regenerate` (a value changed in place is not saved). */
   set: (key: string, value: unknown) => void;
-  /** Ends the session: its cookie is removed. */
+  /** Saves a value read once, by the next request that gets it (the "Note saved" message after a redirect). */
+  flash: (key: string, value: unknown) => void;
+  /** Ends the session: its cookie is removed (and, in Redis, its values deleted). */
   clear: () => void;
+  /** The same values under a new id, the old one ended: call it when the visitor signs in. */
+  regenerate: () => void;
 }
 
 /** One accepted file part of a multipart body. */

@@ -1,0 +1,170 @@
+import type { Context } from "koa";
+import type { Session } from "../../shared/routing/request";
+import { HttpErrorSignal } from "../../shared/routing/signals";
+import { type LoadedSession, SESSION_RETRY_AFTER_SECONDS, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
+
+/** Where flashed values wait for the next request, inside the stored session. */
+export const FLASH_KEY = "outpost.flash";
+
+/**
+ * Thrown by a session touched before its store answered (a server-side store, on a page not yet
+ * known to use the session): the platform fetches it and runs that middleware or loader again.
+ */
+export class SessionPending extends Error {
+  constructor() {
+    super("the session is being fetched");
+    this.name = "SessionPending";
+  }
+}
+
+export const isSessionPending = (error: unknown): error is SessionPending => error instanceof SessionPending;
+
+// Route chains (by pattern) seen touching the session, per store: their requests fetch it before they run.
+const touchingChains = new WeakMap<SessionStore, Set<string>>();
+
+function chainsOf(store: SessionStore): Set<string> {
+  let chains = touchingChains.get(store);
+  if (!chains) {
+    chains = new Set();
+    touchingChains.set(store, chains);
+  }
+  return chains;
+}
+
+/**
+ * One request's session: read from its store on first use (never for a page that does not
+ * touch it), changed in memory, written once by `commit` before the response starts. Functions
+ * are arrow fields, so they keep working destructured.
+ */
+export class RequestSession implements Session {
+  readonly #ctx: Context;
+  readonly #store: SessionStore;
+  #loaded: LoadedSession | undefined;
+  #loading: Promise<void> | undefined;
+  #failed = false;
+  /** Set once this request was refused for want of its session (counted once). */
+  #refused = false;
+  /** Set by every change: a session only read is not written. */
+  #changed = false;
+  /** Set by `regenerate` and `clear`: the next write gives the session a new id. */
+  #renew = false;
+  /** Flashed values this request took out of the session, so each of its loaders sees them. */
+  #taken: SessionValues | undefined;
+  /** The request's route chain, learnt as touching the session should it wait for it. */
+  #pattern: string | undefined;
+
+  constructor(ctx: Context, store: SessionStore) {
+    this.#ctx = ctx;
+    this.#store = store;
+  }
+
+  readonly get = <Value>(key: string): Value | undefined => {
+    const values = this.#values();
+    if (this.#taken !== undefined && key in this.#taken) return this.#taken[key] as Value;
+    const flashed = values[FLASH_KEY] as SessionValues | undefined;
+    if (flashed === undefined || !Object.hasOwn(flashed, key)) return values[key] as Value | undefined;
+    const { [key]: value, ...rest } = flashed;
+    if (Object.keys(rest).length > 0) values[FLASH_KEY] = rest;
+    else delete values[FLASH_KEY];
+    this.#taken ??= Object.create(null) as SessionValues;
+    this.#taken[key] = value;
+    this.#changed = true;
+    return value as Value;
+  };
+
+  readonly set = (key: string, value: unknown): void => {
+    if (key === FLASH_KEY) throw new TypeError(`"${FLASH_KEY}" is the session's own key: use session.flash(key, value)`);
+    this.#values()[key] = value;
+    this.#changed = true;
+  };
+
+  readonly flash = (key: string, value: unknown): void => {
+    const values = this.#values();
+    values[FLASH_KEY] = { ...(values[FLASH_KEY] as SessionValues | undefined), [key]: value };
+    this.#changed = true;
+  };
+
+  readonly clear = (): void => {
+    this.#loaded = this.#store.emptied(this.#ctx, this.#loaded);
+    this.#taken = undefined;
+    this.#changed = true;
+    this.#renew = true;
+  };
+
+  readonly regenerate = (): void => {
+    this.#values();
+    this.#changed = true;
+    this.#renew = true;
+  };
+
+  /** Its store fetches sessions (so route code touching it early is run again once it is here). */
+  get fetches(): boolean {
+    return this.#store.fetches;
+  }
+
+  /** Fetches the session before the chain runs for a request not safe to run twice, or a chain known to touch it. */
+  prepare(pattern: string, method: string): Promise<void> | undefined {
+    this.#pattern = pattern;
+    const safe = method === "GET" || method === "HEAD" || method === "OPTIONS";
+    return safe && !chainsOf(this.#store).has(pattern) ? undefined : this.load();
+  }
+
+  /** Settles once the session was fetched (or found unreachable). */
+  loaded(): Promise<void> {
+    return this.load() ?? Promise.resolve();
+  }
+
+  /** Fetches the session now; a promise only while the store answers. Never rejects. */
+  load(): Promise<void> | undefined {
+    if (this.#loaded || this.#failed) return undefined;
+    if (this.#loading) return this.#loading;
+    let read: LoadedSession | Promise<LoadedSession>;
+    try {
+      read = this.#store.read(this.#ctx);
+    } catch {
+      this.#failed = true;
+      return undefined;
+    }
+    if (!(read instanceof Promise)) {
+      this.#loaded = read;
+      return undefined;
+    }
+    this.#loading = read.then(
+      (loaded) => {
+        this.#loaded = loaded;
+      },
+      () => {
+        this.#failed = true;
+      },
+    );
+    return this.#loading;
+  }
+
+  /** Writes the session when it changed (or was read under a rotated key); a promise only then. */
+  commit(): Promise<void> | undefined {
+    const loaded = this.#loaded;
+    if (!loaded || !(this.#changed || loaded.rotated)) return undefined;
+    return this.#store.write(this.#ctx, loaded, this.#renew).catch((error: unknown) => {
+      if (error instanceof SessionStoreUnavailableError) this.#countRefusal();
+      throw error;
+    });
+  }
+
+  #countRefusal(): void {
+    if (!this.#refused) this.#store.unavailable();
+    this.#refused = true;
+  }
+
+  #values(): SessionValues {
+    if (this.#loaded) return this.#loaded.values;
+    const loading = this.#failed ? undefined : this.load();
+    const loaded = this.#loaded as LoadedSession | undefined;
+    if (loaded) return loaded.values;
+    if (loading) {
+      if (this.#pattern !== undefined) chainsOf(this.#store).add(this.#pattern);
+      throw new SessionPending();
+    }
+    this.#countRefusal();
+    throw new HttpErrorSignal(503, { message: "Sessions are unavailable for a moment; try again shortly." }, { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) });
+  }
+}

@@ -1,0 +1,62 @@
+import type Koa from "koa";
+import type { Context } from "koa";
+
+/** A session's values: no prototype, so a stored `__proto__` or `constructor` is just a key. */
+export type SessionValues = Record<string, unknown>;
+
+/** A request's session as its store read it. */
+export interface LoadedSession {
+  /** This request's own copy: changing it changes nothing stored until it is written. */
+  values: SessionValues;
+  /** The server-side session's id (Redis store), when the request carried one. */
+  id?: string;
+  /** Its cookie was signed by a key other than the current one: written again, whole, with the current key. */
+  rotated?: boolean;
+}
+
+/** Where sessions live: a signed cookie (the default) or Redis (SESSION_STORE=redis). */
+export interface SessionStore {
+  /** True when `read` may have to wait (a server-side store), so pages learn whether to load the session first. */
+  readonly fetches: boolean;
+  /** The request's session; a promise only when it must be fetched. Rejects when the store is unreachable. */
+  read(ctx: Context): LoadedSession | Promise<LoadedSession>;
+  /** An empty session in place of the request's, without reading its values (`clear()`). */
+  emptied(ctx: Context, read: LoadedSession | undefined): LoadedSession;
+  /**
+   * Writes the session (its cookie, and the store's copy), before the response starts; no
+   * values left ends it. `renew` gives it a new id (regenerate, clear), ending the old one.
+   */
+  write(ctx: Context, session: LoadedSession, renew: boolean): Promise<void>;
+  /** Counts a session page answered 503 because the store could not be reached. */
+  unavailable(): void;
+}
+
+/** Seconds a client is told to wait when the session store cannot be reached. */
+export const SESSION_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The store could not be reached to write a session: Koa answers it 503 with Retry-After and
+ * its message (the page's own answer is not sent), never reported as a bug.
+ */
+export class SessionStoreUnavailableError extends Error {
+  override name = "SessionStoreUnavailableError";
+  readonly status = 503;
+  readonly expose = true;
+  readonly headers = { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) };
+  constructor(cause: unknown) {
+    super("Sessions are unavailable for a moment; try again shortly.", { cause });
+  }
+}
+
+const stores = new WeakMap<Koa, SessionStore>();
+
+export function setSessionStore(app: Koa, store: SessionStore): void {
+  stores.set(app, store);
+}
+
+/** The app's session store; throws when the app was not built by createApp. */
+export function sessionStoreOf(app: Koa): SessionStore {
+  const store = stores.get(app);
+  if (!store) throw new Error("sessions are not set up on this app (createApp installs them)");
+  return store;
+}
