@@ -4,7 +4,8 @@
 // same valid session cookie. Then the same page with its session in Redis (SESSION_STORE=redis)
 // beside the cookie session's. Run alone: `node scripts/bench/session-cost.mjs [rounds] [seconds]`.
 import { pairedRatio, pairFigures } from "./lib/paired.mjs";
-import { BROWSER_UA, OUT_REL, sleep, startRedis, startServer } from "./lib/proc.mjs";
+import { BROWSER_UA, OUT_REL, sleep, startServer } from "./lib/proc.mjs";
+import { startRedis } from "./lib/redis-server.mjs";
 import { fmt, target } from "./lib/stats.mjs";
 
 export const SESSION_SECRET = "a-bench-session-secret-of-at-least-32-chars";

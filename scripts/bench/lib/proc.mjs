@@ -205,24 +205,3 @@ export function pinToCpu0(proc) {
     spawn("taskset", ["-a", "-p", "-c", "0", String(proc.pid)], { stdio: "ignore" }).on("exit", resolve).on("error", reject),
   );
 }
-
-/** A Redis of its own on a free loopback port, persistence off (Debian's redis-server); `url` for REDIS_URL. */
-export async function startRedis() {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const proc = track(child, "redis");
-  let output = "";
-  await new Promise((resolve, reject) => {
-    child.once("error", reject);
-    void proc.exited.then(({ code }) => reject(new Error(`redis-server exited (${code}) before it was ready: ${output.slice(-500)}`)));
-    child.stdout.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes("Ready to accept connections")) resolve();
-    });
-  });
-  child.stdout.resume();
-  proc.url = `redis://127.0.0.1:${port}`;
-  return proc;
-}
