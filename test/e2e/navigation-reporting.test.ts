@@ -48,6 +48,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/fetchers",
       "/diagnostics/revalidation/first",
       "/diagnostics/deferred",
+      "/diagnostics/limited",
       "/",
     ]);
     expect(await page.getAttribute(".site-header a", "href")).toBe("/");

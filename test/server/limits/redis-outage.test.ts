@@ -42,7 +42,7 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     expect(await gauge()).toBe("outpost_redis_up 1");
 
     // Each path rendered once first: a first render's compile time is not what is measured.
-    for (const url of [`${a.app.url}/`, `${b.app.url}/`, `${b.app.url}/feedback`]) await timed(url);
+    for (const url of [`${a.app.url}/`, `${b.app.url}/`, `${b.app.url}/feedback`, `${a.app.url}/diagnostics/limited`]) await timed(url);
     // Load on both replicas: plain pages and a limited one, while Redis dies half-way.
     const answers: Timed[] = [];
     let loading = true;
@@ -59,7 +59,12 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     await load;
 
     expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
-    expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(TIMEOUT_MS + 100);
+    // On the server's own clock (the request log), no request waited on Redis past its timeout; on
+    // the client's, which a loaded test machine also delays, none hung.
+    const served = [a, b].flatMap((replica) => replica.app.logs.filter((line) => line.msg === "request").map((line) => Number(line.durationMs)));
+    expect(served.length).toBeGreaterThanOrEqual(answers.length);
+    expect(Math.max(...served)).toBeLessThan(TIMEOUT_MS + 100);
+    expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1_000);
     expect(await gauge()).toBe("outpost_redis_up 0");
     for (const replica of [a, b]) {
       expect(replica.redisLogs.filter((line) => line.level === 40 && line.msg.startsWith("redis: unreachable"))).toHaveLength(1);

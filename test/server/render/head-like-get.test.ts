@@ -52,7 +52,9 @@ let build: string;
 
 beforeAll(async () => {
   const routes = await loadAppRoutes({ routes: responseRoutes, files: responseFiles });
-  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true" }, { routes });
+  // Behind a trusted proxy, so each comparison is one client of its own: a rate-limited route
+  // (/diagnostics/limited) counts GET and HEAD alike, and must not run out across comparisons.
+  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true", TRUST_PROXY: "true" }, { routes });
   port = Number(new URL(app.url).port);
   build = app.deps.assets.manifest.buildId;
 });
@@ -72,6 +74,9 @@ const targets = [
   "/healthz",
 ];
 
+let clients = 0;
+const nextClient = () => `198.51.${Math.floor(++clients / 250)}.${clients % 250}`;
+
 describe("HEAD", () => {
   it("walks every route of the diagnostics app and the kinds of web Response", () => {
     expect(pagePaths).toContain("/diagnostics/deferred");
@@ -84,7 +89,7 @@ describe("HEAD", () => {
     // A crawler's GET renders whole; its HEAD is answered at the shell, with the same status.
     ...pagePaths.map((target) => [target, GOOGLEBOT]),
   ])("answers %s with GET's status and headers, without a body (user agent %s)", async (target, agent) => {
-    const headers = { [BUILD_HEADER]: build, "user-agent": agent as string };
+    const headers = { [BUILD_HEADER]: build, "user-agent": agent as string, "x-forwarded-for": nextClient() };
     const [get, head] = await Promise.all([send(port, target as string, { method: "GET", headers }), send(port, target as string, { method: "HEAD", headers })]);
     expect(head.status).toBe(get.status);
     expect(comparable(head.headers)).toEqual(comparable(get.headers));
