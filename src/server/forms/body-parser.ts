@@ -34,9 +34,9 @@ const DEFAULT_MAX_FIELDS = 1_000;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
- * Parses the bodies of POST, PUT, PATCH and DELETE requests with koa-body into `ctx.request.body` (and accepted files into
- * `ctx.request.files`). Mounted ahead of the pages only, after the tunnel, which reads its own
- * raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
+ * Parses the bodies of POST, PUT, PATCH and DELETE requests with koa-body into
+ * `ctx.request.body` (and accepted files into `ctx.request.files`). Mounted ahead of the pages
+ * only, after the tunnel, which reads its own raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
  * while chunked), 415 another type or a file part nobody asked for; never a 500.
  */
 export function bodyParser(options: BodyParserOptions): Middleware {
