@@ -4,13 +4,30 @@ import { reportingServer } from "../support/reporting-stack";
 
 const stack = reportingServer({});
 
+/**
+ * Has the server report a marker error (a diagnostic action's) and waits for it: sent after the
+ * request under test had its answer, once it has arrived, anything that request sent has too.
+ */
+async function markerArrived(): Promise<void> {
+  const before = eventsWithMessage(stack.ingest, "diagnostic action error").length;
+  const response = await fetch(`${stack.server.url}/diagnostics/form`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "note=marker&intent=fail",
+    redirect: "manual",
+  });
+  expect(response.status).toBe(500);
+  await response.text();
+  await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic action error").length > before, 10_000);
+}
+
 describe("server error reporting through @sentry/node", () => {
   it("reports a throwing loader exactly once, with the route and a TypeScript stack", async () => {
     const response = await fetch(`${stack.server.url}/diagnostics/server-error?token=secret-value`);
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("Something went wrong");
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic server error").length > 0, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await markerArrived();
     const events = eventsWithMessage(stack.ingest, "diagnostic server error");
     expect(events).toHaveLength(1);
     const event = events[0]?.payload as { transaction?: string; request?: Record<string, unknown> };
@@ -27,7 +44,7 @@ describe("server error reporting through @sentry/node", () => {
     expect(response.status).toBe(500);
     await response.text();
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic render error").length > 0, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await markerArrived();
     const events = eventsWithMessage(stack.ingest, "diagnostic render error");
     expect(events).toHaveLength(1);
     expect(events[0]?.payload.transaction).toBe("GET /diagnostics/render-error");
