@@ -1,20 +1,23 @@
 import type { Page } from "playwright-core";
-import { eventsWithMessage } from "./envelopes";
+import { eventsWithMessage, exceptionOf } from "./envelopes";
 import type { FakeIngest } from "./fake-ingest";
 
 // "Nothing more was reported" is shown by a later report arriving: a marker error raised after
 // the thing under test, on the same side (server or browser), is sent after anything that thing
 // sent, so once the marker has arrived at the fake ingest, so has everything before it.
 
-const MARKER_PREFIX = "report marker ";
+const BROWSER_MARKER_PREFIX = "report marker ";
+const SERVER_MARKER = "diagnostic action error";
 
-/** Whether an event is one of these markers, to leave out of counts of everything received. */
-export const isMarkerEvent = (item: { payload: Record<string, unknown> }): boolean => JSON.stringify(item.payload).includes(MARKER_PREFIX);
+/** Whether an event is one of these markers, to leave out of what else was received. */
+export function isMarkerEvent(item: { payload: Record<string, unknown> }): boolean {
+  const message = String(exceptionOf(item.payload).value);
+  return message === SERVER_MARKER || message.startsWith(BROWSER_MARKER_PREFIX);
+}
 
 /** The server reports a marker (the diagnostics form's failing action); resolves once it arrived. Needs the diagnostic routes. */
 export async function serverMarkerArrived(serverUrl: string, ingest: FakeIngest): Promise<void> {
-  const message = "diagnostic action error";
-  const before = eventsWithMessage(ingest, message).length;
+  const before = eventsWithMessage(ingest, SERVER_MARKER).length;
   const response = await fetch(`${serverUrl}/diagnostics/form`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -23,12 +26,12 @@ export async function serverMarkerArrived(serverUrl: string, ingest: FakeIngest)
   });
   await response.text();
   if (response.status !== 500) throw new Error(`the marker action answered ${response.status}, not 500`);
-  await ingest.waitFor(() => eventsWithMessage(ingest, message).length > before, 10_000);
+  await ingest.waitFor(() => eventsWithMessage(ingest, SERVER_MARKER).length > before, 10_000);
 }
 
 /** The page throws an uncaught marker error; resolves once the browser SDK's event for it arrived. */
 export async function browserMarkerArrived(page: Page, ingest: FakeIngest): Promise<void> {
-  const message = `${MARKER_PREFIX}${crypto.randomUUID()}`;
+  const message = `${BROWSER_MARKER_PREFIX}${crypto.randomUUID()}`;
   await page.evaluate((text) => {
     setTimeout(() => {
       throw new Error(text);
