@@ -9,6 +9,9 @@ import type { FakeIngest } from "./fake-ingest";
 const BROWSER_MARKER_PREFIX = "report marker ";
 const SERVER_MARKER = "diagnostic action error";
 
+/** Whether a page's error text (watchPage's problems) is a browser marker's. */
+export const isMarkerText = (text: string): boolean => text.includes(BROWSER_MARKER_PREFIX);
+
 /** Whether an event is one of these markers, to leave out of what else was received. */
 export function isMarkerEvent(item: { payload: Record<string, unknown> }): boolean {
   const message = String(exceptionOf(item.payload).value);
