@@ -15,7 +15,8 @@ describe.skipIf(!hasChromium)("browser error pages' event ids", () => {
     for (let round = 0; round < 2; round++) {
       await page.click("#throw-render-error");
       await page.waitForSelector("input[name=eventId]", { state: "attached" });
-      // Long enough for the SDK to have processed and sent (or dropped) the event.
+      // Kept: long enough for the SDK to have sent (or dropped) the event. Dedupe may drop it,
+      // which nothing signals, and a marker event would change what dedupe compares against.
       await page.waitForTimeout(1_500);
       shown.push(await page.inputValue("input[name=eventId]"));
       await page.click("a.brand");

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser";
 import { eventsWithMessage, exceptionOf, receivedItems, transactionsNamed } from "../support/envelopes";
+import { browserMarkerArrived } from "../support/report-markers";
 import { reportingStack } from "../support/reporting-stack";
 
 describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () => {
@@ -21,7 +22,7 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     const page = await open("/diagnostics/client-error");
     await page.click("#throw-client-error");
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > 0, 10_000);
-    await page.waitForTimeout(500);
+    await browserMarkerArrived(page, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic client error");
     expect(events).toHaveLength(1);
     const [event] = events;
@@ -57,16 +58,18 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     });
     await page.goto(`${stack.server.url}/`);
     await page.waitForSelector("html[data-hydrated=true]");
+    const thrown = page.waitForEvent("pageerror");
     await page.evaluate(() => {
       setTimeout(() => {
         throw new Error("early client error");
       });
     });
-    await page.waitForTimeout(200);
+    // Thrown, with the chunk held back: nothing can have sent it yet.
+    await thrown;
     expect(eventsWithMessage(stack.ingest, "early client error")).toHaveLength(0);
     release();
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "early client error").length > 0, 10_000);
-    await page.waitForTimeout(300);
+    await browserMarkerArrived(page, stack.ingest);
     expect(eventsWithMessage(stack.ingest, "early client error")).toHaveLength(1);
     await page.close();
   });
@@ -80,14 +83,14 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
     // Both pages get the same time to finish their pageload (idle timeout) before closing,
     // so the home page's arrival shows the not-found one would have arrived too.
     const missing = await open("/no/such/page");
+    // Kept: a pageload ends on the SDK's idle timeout (1 s), which is what this waits out.
     await missing.waitForTimeout(1_500);
     await missing.close();
     const home = await open("/");
     const serverTrace = await home.getAttribute('meta[name="sentry-trace"]', "content");
-    await home.waitForTimeout(1_500);
-    await home.close();
     const serverTraceId = serverTrace?.split("-")[0];
     expect(serverTraceId).toMatch(/^[0-9a-f]{32}$/);
+    // The positive control: the home pageload, ended on the same idle timeout later, arrives.
     await stack.ingest.waitFor(
       () =>
         receivedItems(stack.ingest, "transaction").some(
@@ -95,6 +98,7 @@ describe.skipIf(!hasChromium)("browser error reporting through the tunnel", () =
         ),
       15_000,
     );
+    await home.close();
     const pageloads = receivedItems(stack.ingest, "transaction").filter(fromBrowser);
     expect(pageloads.map((item) => item.payload.transaction)).not.toContain("not_found");
     const traceOf = (item: (typeof pageloads)[number]) =>
@@ -126,12 +130,14 @@ describe.skipIf(!hasChromium)("browser error reporting with tracing off", () => 
     });
     await page.goto(`${stack.server.url}/diagnostics/client-error`);
     await page.waitForSelector("html[data-hydrated=true]");
+    const thrown = page.waitForEvent("pageerror");
     await page.click("#throw-client-error");
-    await page.waitForTimeout(200);
+    // Thrown, with the chunk held back: nothing can have sent it yet.
+    await thrown;
     expect(eventsWithMessage(stack.ingest, "diagnostic client error")).toHaveLength(0);
     release();
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > 0, 10_000);
-    await page.waitForTimeout(500);
+    await browserMarkerArrived(page, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic client error");
     expect(events).toHaveLength(1);
     expect(events[0]?.payload.transaction).toBe("/diagnostics/client-error");

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "../support/browser";
 import { eventsWithMessage, receivedItems } from "../support/envelopes";
+import { browserMarkerArrived, isMarkerEvent, serverMarkerArrived } from "../support/report-markers";
 import { reportingStack } from "../support/reporting-stack";
 
 const fromBrowser = (item: { envelope: { request: { headers: Record<string, unknown> } } }) =>
@@ -59,15 +60,15 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
     const { page, problems } = await diagnostics();
     await page.click('main a[href="/diagnostics/missing-page"]');
     await page.waitForSelector("#not-found-title");
+    // Kept: a navigation ends on the SDK's idle timeout (1 s), which is what this waits out.
     await page.waitForTimeout(1_500);
     await page.goBack();
     await page.waitForSelector("#diagnostics-title");
     await page.click('main a[href="/"]');
     await page.waitForSelector("#home-title");
-    await page.waitForTimeout(1_500);
-    await page.close();
     // The positive control: the navigation to / arrives, so the not-found one would have too.
     await stack.ingest.waitFor(() => navigations().some((item) => item.payload.transaction === "/"), 15_000);
+    await page.close();
     const names = navigations().map((item) => item.payload.transaction);
     expect(names).not.toContain("not_found");
     expect(names.filter((name) => String(name).startsWith("/diagnostics/missing"))).toEqual([]);
@@ -86,7 +87,8 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
     await page.waitForSelector("#error-title");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic server error").length > 0, 10_000);
-    await page.waitForTimeout(1_000);
+    await serverMarkerArrived(stack.server.url, stack.ingest);
+    await browserMarkerArrived(page, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic server error");
     expect(events).toHaveLength(1);
     expect(fromBrowser(events[0] as never)).toBe(false);
@@ -111,8 +113,11 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
     await page.click('main a[href="/diagnostics/redirect"]');
     await page.waitForSelector("#home-title");
     expect(page.url()).toBe(`${stack.server.url}/`);
-    await page.waitForTimeout(500);
-    const redirectEvents = receivedItems(stack.ingest, "event").filter((item) => JSON.stringify(item.payload).includes("RedirectSignal"));
+    await serverMarkerArrived(stack.server.url, stack.ingest);
+    await browserMarkerArrived(page, stack.ingest);
+    const redirectEvents = receivedItems(stack.ingest, "event").filter(
+      (item) => !isMarkerEvent(item) && JSON.stringify(item.payload).includes("RedirectSignal"),
+    );
     expect(redirectEvents).toEqual([]);
     await page.close();
   });

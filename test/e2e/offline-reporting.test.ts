@@ -30,11 +30,12 @@ describe.skipIf(!hasChromium)("browser error reporting while offline", () => {
     await page.goto(`${server.url}/diagnostics/client-error`);
     await page.waitForSelector("html[data-hydrated=true]");
     await sdkLoaded;
-    await page.waitForTimeout(200);
 
     await browser.setOffline(true);
+    // The SDK's attempt to send, failed for being offline: the event is then kept for later.
+    const sendFailed = page.waitForEvent("requestfailed", (request) => request.url().includes("/monitoring"));
     await page.click("#throw-client-error");
-    await page.waitForTimeout(1_000);
+    await sendFailed;
     expect(eventsWithMessage(ingest, "diagnostic client error")).toHaveLength(0);
 
     await browser.setOffline(false);

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { eventsWithMessage, exceptionOf, receivedItems, transactionsNamed } from "../support/envelopes";
+import { serverMarkerArrived } from "../support/report-markers";
 import { reportingServer } from "../support/reporting-stack";
 
 const stack = reportingServer({});
+
 
 describe("server error reporting through @sentry/node", () => {
   it("reports a throwing loader exactly once, with the route and a TypeScript stack", async () => {
@@ -10,7 +12,7 @@ describe("server error reporting through @sentry/node", () => {
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("Something went wrong");
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic server error").length > 0, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await serverMarkerArrived(stack.server.url, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic server error");
     expect(events).toHaveLength(1);
     const event = events[0]?.payload as { transaction?: string; request?: Record<string, unknown> };
@@ -27,7 +29,7 @@ describe("server error reporting through @sentry/node", () => {
     expect(response.status).toBe(500);
     await response.text();
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic render error").length > 0, 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await serverMarkerArrived(stack.server.url, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic render error");
     expect(events).toHaveLength(1);
     expect(events[0]?.payload.transaction).toBe("GET /diagnostics/render-error");

@@ -8,30 +8,34 @@ interface Entry {
   expires: number;
 }
 
-/** Answers fetched ahead of a click, by path and query; each is used once. */
+/**
+ * Answers fetched ahead of a click, by the router's key: path and query, the routes whose loaders
+ * were asked for, and the data generation (so an answer from before an action is never used after
+ * it); each is used once.
+ */
 export class PrefetchCache {
   readonly #entries = new Map<string, Entry>();
 
-  has(path: string): boolean {
-    const entry = this.#entries.get(path);
+  has(key: string): boolean {
+    const entry = this.#entries.get(key);
     if (entry && entry.expires > performance.now()) return true;
-    this.#entries.delete(path);
+    this.#entries.delete(key);
     return false;
   }
 
-  set(path: string, answer: Promise<RouteAnswer>): void {
-    this.#entries.set(path, { answer, expires: performance.now() + FRESH_MS });
+  set(key: string, answer: Promise<RouteAnswer>): void {
+    this.#entries.set(key, { answer, expires: performance.now() + FRESH_MS });
     // A failed prefetch is forgotten, unless a newer one took its place: the click then asks again.
     answer.catch(() => {
-      if (this.#entries.get(path)?.answer === answer) this.#entries.delete(path);
+      if (this.#entries.get(key)?.answer === answer) this.#entries.delete(key);
     });
   }
 
-  /** The fresh answer for a path, taken out of the cache. */
-  take(path: string): Promise<RouteAnswer> | undefined {
-    if (!this.has(path)) return undefined;
-    const entry = this.#entries.get(path);
-    this.#entries.delete(path);
+  /** The fresh answer for a key, taken out of the cache. */
+  take(key: string): Promise<RouteAnswer> | undefined {
+    if (!this.has(key)) return undefined;
+    const entry = this.#entries.get(key);
+    this.#entries.delete(key);
     return entry?.answer;
   }
 

@@ -2,7 +2,7 @@ import type { Router } from "../../shared/navigation/router-context";
 
 let current: Router | undefined;
 
-/** The entry registers the page's router here, for code outside React (development updates, forms). */
+/** The entry registers the page's router here, for code outside React (development updates). */
 export function setRouter(router: Router): void {
   current = router;
 }

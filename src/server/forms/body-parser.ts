@@ -21,7 +21,7 @@ export interface BodyParserOptions {
   /**
    * What reads this request's body: null when nothing does (a page without an action), so the
    * body is left unread and the page answers for itself (405); `uploads` is the route's opt-in
-   * to file parts, none meaning they are refused. Every POST is parsed when absent.
+   * to file parts, none meaning they are refused. When absent, every such request's body is parsed.
    */
   reader?: (ctx: Context) => { uploads?: UploadPolicy } | null;
   /** Where accepted files are written; each is deleted once its response has closed. */
@@ -30,7 +30,7 @@ export interface BodyParserOptions {
   onRefused?: (ctx: Context, refusal: BodyRefusedError) => void;
 }
 
-/** A page's POST, or a resource route's action. */
+/** Methods whose body is read: a page's POST, or a resource route's POST, PUT, PATCH or DELETE action. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const DEFAULT_MAX_FIELDS = 1_000;
@@ -38,9 +38,9 @@ const DEFAULT_MAX_DEPTH = 64;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
- * Parses POST bodies with koa-body into `ctx.request.body` (and accepted files into
- * `ctx.request.files`). Mounted ahead of the pages only, after the tunnel, which reads its own
- * raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
+ * Parses the bodies of POST, PUT, PATCH and DELETE requests with koa-body into
+ * `ctx.request.body` (and accepted files into `ctx.request.files`). Mounted ahead of the pages
+ * only, after the tunnel, which reads its own raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
  * while chunked), 415 another type or a file part nobody asked for; never a 500.
  */
 export function bodyParser(options: BodyParserOptions): Middleware {
@@ -48,7 +48,7 @@ export function bodyParser(options: BodyParserOptions): Middleware {
   const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const uploadDir = options.uploadDir ?? tmpdir();
-  // Loaded by the first POST that is read, not at start-up (see koa-body-parsers.ts).
+  // Loaded by the first body that is read, not at start-up (see koa-body-parsers.ts).
   let loading: Promise<KoaBodyParsers> | undefined;
   const loadParsers = () =>
     (loading ??= import("./koa-body-parsers").then(({ createKoaBodyParsers }) => createKoaBodyParsers({ maxBytes, maxFields, uploadDir })));

@@ -1,10 +1,13 @@
 import { isHttpErrorSignal, isRedirectSignal } from "../routing/signals";
 
 /**
- * The only two things error reporting drops, on the server and in the browser alike:
- *   1. events whose exception is the framework's redirect signal (control flow, not an error);
- *   2. transactions for the not-found page (unmatched paths and loaders that threw notFound()).
- * Nothing else is filtered.
+ * What error reporting drops, on the server and in the browser alike; nothing else is filtered:
+ *   1. error events whose exception is a route's answer signal, `redirect()` or `httpError()`
+ *      (a 4xx): the route answering its client, control flow rather than a fault in the code
+ *      (`dropRedirectSignals`, each SDK's `beforeSend`);
+ *   2. transactions for the not-found page, unmatched paths and loaders that threw notFound():
+ *      they time a wrong address (a dead link, a scanner), not a page of the app
+ *      (`IGNORED_SPANS`, each SDK's `ignoreSpans`).
  */
 
 /** Route label of the not-found page: never a path pattern (patterns start with "/"). */
@@ -34,8 +37,9 @@ interface HintLike {
 }
 
 /**
- * Redirects and `httpError()` 4xx answers are a route's answers, not errors. The thrown value carries the signal's marker; when the original is not at hand (an event
- * built elsewhere), the exception's type names the signal class. Message text is not used.
+ * Whether an event reports a `redirect()` or `httpError()` signal. The thrown value carries the
+ * signal's marker; when the original is not at hand (an event built elsewhere), the exception's
+ * type names the signal class. Message text is not used.
  */
 export function isRedirectSignalEvent(event: EventLike, hint?: HintLike): boolean {
   if (hint && (isRedirectSignal(hint.originalException) || isHttpErrorSignal(hint.originalException))) return true;

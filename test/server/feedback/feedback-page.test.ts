@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestRecord } from "#src/server/http/request-log";
 import { recordingMonitoring } from "../../support/fake-monitoring";
+import { until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 let app: TestApp | undefined;
@@ -97,7 +98,8 @@ describe("POST /feedback", () => {
   it("is logged and measured by method and route pattern, never with its fields", async () => {
     const { records } = await start();
     await post("/feedback", { message: "secret words", email: "ada@example.org" });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The record is written when the response has closed, just after the client has it.
+    await until(() => records.length > 0);
     expect(records).toContainEqual(expect.objectContaining({ method: "POST", route: "/feedback", status: 303 }));
     const logged = JSON.stringify(app?.logs);
     expect(logged).not.toContain("secret words");

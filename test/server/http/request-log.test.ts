@@ -2,6 +2,7 @@ import { request } from "node:http";
 import type { Middleware } from "koa";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RequestRecord } from "#src/server/http/request-log";
+import { until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import { testRoutes } from "../../support/test-routes";
 
@@ -21,10 +22,6 @@ async function start(extra?: Middleware) {
   });
   return records;
 }
-
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-};
 
 describe("the request log", () => {
   it("records the status that was sent when a middleware throws (Koa's 500)", async () => {

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { afterEach, expect, it } from "vitest";
 import { drain } from "#src/server/lifecycle/graceful-shutdown";
 import { startTestApp, type TestApp } from "../../support/test-app";
@@ -14,8 +15,9 @@ const startDrain = (target: TestApp, deadlineMs: number, afterDrain?: (deadline:
 
 it("lets an in-flight request finish, refuses new ones, then runs the after-drain step", async () => {
   app = await startTestApp({}, { routes: testRoutes });
+  const arrived = once(app.server, "request");
   const inFlight = fetch(`${app.url}/test/slow/400`);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await arrived;
   let afterDrainDeadline: number | undefined;
   const signalled = Date.now();
   const drained = startDrain(app, 5_000, async (deadline) => {
@@ -35,11 +37,12 @@ it("lets an in-flight request finish, refuses new ones, then runs the after-drai
 
 it("cuts requests still running at the deadline", async () => {
   app = await startTestApp({}, { routes: testRoutes });
+  const arrived = once(app.server, "request");
   const inFlight = fetch(`${app.url}/test/slow/3000`).then(
     (response) => response.status,
     () => "cut",
   );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await arrived;
   const started = Date.now();
   expect(await startDrain(app, 300)).toEqual({ timedOut: true });
   expect(Date.now() - started).toBeLessThan(2_000);

@@ -1,7 +1,8 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RequestMonitoring } from "#src/server/monitoring/request-monitoring";
-import { startTestApp, type TestApp } from "../../support/test-app";
+import { until } from "../../support/raw-http";
+import { type LogLine, startTestApp, type TestApp } from "../../support/test-app";
 import { testRoutes } from "../../support/test-routes";
 
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";
@@ -20,6 +21,22 @@ const monitoring: RequestMonitoring = {
 };
 
 let app: TestApp;
+let uploadStarted: () => void = () => {};
+
+const requestLines = (method: string, route: string): LogLine[] =>
+  app.logs.filter((line) => line.msg === "request" && line.method === method && line.route === route);
+
+/**
+ * A complete render of /test/late: its deferred value settles on the same delay as those of the
+ * requests before it, so once it has ended, any earlier render's moment to write has passed too.
+ */
+async function renderLateToTheEnd(): Promise<void> {
+  const before = requestLines("GET", "/test/late").length;
+  const html = await (await fetch(`${app.url}/test/late`, { headers: { "user-agent": BROWSER_UA } })).text();
+  expect(html).toContain("late content");
+  await until(() => requestLines("GET", "/test/late").length > before);
+}
+
 beforeAll(async () => {
   app = await startTestApp(
     {},
@@ -32,6 +49,7 @@ beforeAll(async () => {
           if (ctx.path === "/test/upload") {
             // Reads the whole body, as a form's body parser or the tunnel would.
             for await (const _chunk of ctx.req) {
+              uploadStarted();
             }
             ctx.body = "ok";
             return;
@@ -57,7 +75,8 @@ it("treats a visitor leaving mid-stream as no error: nothing reported, nothing l
   const first = new TextDecoder().decode((await reader.read()).value);
   expect(first).toContain('id="fallback"');
   controller.abort();
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  await until(() => requestLines("GET", "/test/late").some((line) => line.aborted === true));
+  await renderLateToTheEnd();
   expect(captured).toEqual([]);
   expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
 });
@@ -67,10 +86,16 @@ it("treats a visitor leaving mid-upload as no error: nothing reported, nothing l
   const { port } = new URL(app.url);
   const req = request({ host: "127.0.0.1", port, path: "/test/upload", method: "POST", headers: { "content-length": "100000" } });
   req.on("error", () => {});
+  const reading = new Promise<void>((resolve) => {
+    uploadStarted = resolve;
+  });
   req.write(Buffer.alloc(10_000, 0x61));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await reading;
   req.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  // The cut body reaches Koa's error handler: it says "client left", or reports and logs an error.
+  const handled = () => app.logs.some((line) => line.msg === "client left mid-request" || line.level >= 50) || captured.length > 0;
+  const logged = () => app.logs.some((line) => line.msg === "request" && line.method === "POST" && line.aborted === true);
+  await until(() => handled() && logged());
   expect(captured).toEqual([]);
   expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
   expect(app.logs.filter((line) => line.msg === "client left mid-request").length).toBeGreaterThan(0);
@@ -96,7 +121,8 @@ it("reports nothing for HEAD, whose render is cut short on purpose", async () =>
   captured.length = 0;
   const response = await fetch(`${app.url}/test/late`, { method: "HEAD", headers: { "user-agent": BROWSER_UA } });
   expect(response.status).toBe(200);
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  await until(() => requestLines("HEAD", "/test/late").length > 0);
+  await renderLateToTheEnd();
   expect(captured).toEqual([]);
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RequestRecord } from "#src/server/http/request-log";
 import { createMetrics } from "#src/server/metrics";
 import { BUILD_HEADER, type DataAnswer } from "#src/shared/routing/data-request";
+import { until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 // A client navigation's data request: GET /__data<path>, carrying the build id.
@@ -34,10 +35,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function data(path: string, buildId: string | null = build) {
+  const before = records.length;
   const response = await fetch(`${app.url}/__data${path}`, { headers: buildId === null ? {} : { [BUILD_HEADER]: buildId } });
-  // The request log line is written once the response has closed.
   const body = await response.json();
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // The request's record is written once the response has closed.
+  await until(() => records.length > before);
   return { response, body: body as DataAnswer & { error?: string } };
 }
 

@@ -23,6 +23,7 @@ const files: Record<string, LoadedRouteFile> = {
       middleware: [
         async ({ header }) => {
           order.push("outer middleware");
+          // Kept: a middleware that takes a while, so that a step started before it ended would show in the order.
           await new Promise((resolve) => setTimeout(resolve, 20));
           if (header("x-stop") === "redirect") redirect("/elsewhere", { status: 302, headers: { "Set-Cookie": "why=stopped; Path=/" } });
         },

@@ -15,8 +15,6 @@ afterAll(async () => {
   await ingest?.close();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 it("lets an envelope still uploading when SIGTERM arrives finish, then exits 0", async () => {
   const header = `{"dsn":"http://publickey@127.0.0.1:${ingest.port}/42"}\n`;
   const rest = `{"type":"event"}\n{"message":"sent after SIGTERM"}\n`;
@@ -36,7 +34,7 @@ it("lets an envelope still uploading when SIGTERM arrives finish, then exits 0",
   await ingest.waitFor(() => ingest.requests.length === 1, 5_000);
 
   const exited = server.stop("SIGTERM");
-  await sleep(300);
+  await server.waitForLogs((lines) => lines.some((line) => line.msg === "shutting down: draining in-flight requests"));
   // Draining: no longer ready for new work, but the upload in progress goes on.
   upload.end(rest);
 

@@ -2,6 +2,7 @@ import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 import { encodeLines } from "#src/server/render/deferred/deferred-lines";
 import { DeferredError, decodeDeferred } from "#src/shared/deferred/deferred-data";
+import { until } from "../../../support/raw-http";
 
 /** What the browser's decoder makes of the lines. */
 async function decoded(lines: string[]): Promise<unknown> {
@@ -60,10 +61,11 @@ describe("encodeLines", () => {
       (line) => seen.push(line),
       () => ends++,
     );
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await until(() => seen.length === 1);
     lines.stop();
     lines.stop();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // What stop() sets off (the encoder's abort, its last line, the reader) runs on promises only: one turn lets it all settle.
+    await new Promise(setImmediate);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toContain("soon value");
     expect(ends).toBe(1);

@@ -7,7 +7,9 @@ import { datedEnvelope, sentAtOf, sharedFakeIngest, tunnelOverSpool } from "./sp
 const ingest = sharedFakeIngest();
 
 const arrivals = (tag: string) => ingest.fake.requests.filter((r) => r.complete && r.body.includes(`"message":"${tag}"`));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Each retry waits at least 50 ms (half its backoff's base of 100 ms); timers may fire a tick early.
+const RETRY_FLOOR_MS = 45;
+const gapsBetween = (times: number[]) => times.slice(1).map((time, i) => time - (times[i] as number));
 const diskFull = () => Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
 
 describe("an envelope whose sent_at cannot be moved forward", () => {
@@ -49,10 +51,30 @@ const UNUSABLE_429S: { name: string; headers: Record<string, string> }[] = [
 describe.each(UNUSABLE_429S)("a 429 with $name", ({ headers }) => {
   it("holds the envelope 60 s, as Sentry's SDKs do for a bare 429, instead of sending it again at once", async () => {
     ingest.fake.response = { ...ingest.fake.response, status: 429, headers };
-    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "limited")]);
+    let bodyReads = 0;
+    let held = false;
+    let scansSinceHeld = 0;
+    const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "limited")], {
+      prepare: (store) => {
+        const [body, reschedule, after] = [store.body.bind(store), store.reschedule.bind(store), store.after.bind(store)];
+        store.body = (id) => {
+          bodyReads += 1;
+          return body(id);
+        };
+        store.reschedule = (retries) => {
+          reschedule(retries);
+          held = true;
+        };
+        store.after = (...args) => {
+          if (held) scansSinceHeld += 1;
+          return after(...args);
+        };
+      },
+    });
     try {
-      await until(() => arrivals("limited").length === 1, 3_000);
-      await sleep(300);
+      // The replay looked at the spool again after writing the hold; a resend would have read the body again (the same step).
+      await until(() => scansSinceHeld > 0 || bodyReads > 1, 3_000);
+      expect(bodyReads).toBe(1);
       expect(arrivals("limited")).toHaveLength(1);
       const [row] = tunnel.store.after(0, 1);
       expect(row?.attempts).toBe(0);
@@ -72,18 +94,17 @@ describe("a full disk", () => {
       { spool: { concurrency: 4, retryBackoff: { baseMs: 100, capMs: 200 } } },
     );
     const remove = tunnel.store.remove.bind(tunnel.store);
-    let removals = 0;
-    tunnel.store.remove = () => {
-      removals += 1;
+    const removals: { at: number; ids: number }[] = [];
+    tunnel.store.remove = (ids) => {
+      removals.push({ at: Date.now(), ids: ids.length });
       throw diskFull();
     };
     try {
-      await until(() => tags.every((tag) => arrivals(tag).length > 0), 3_000);
-      await sleep(600);
+      // A removal of all eight comes after each delivery ended and the replay looked again (it does so
+      // at once); a second one is the backoff retrying it while the replay had them all before it.
+      await until(() => removals.filter((removal) => removal.ids === tags.length).length >= 2, 3_000);
       for (const tag of tags) expect(arrivals(tag)).toHaveLength(1);
-      // Retried on a backoff of at least 50 ms: a handful of tries, not thousands.
-      expect(removals).toBeGreaterThan(1);
-      expect(removals).toBeLessThan(20);
+      for (const gap of gapsBetween(removals.map((removal) => removal.at))) expect(gap).toBeGreaterThanOrEqual(RETRY_FLOOR_MS);
       expect(tunnel.log.some((line) => line.msg.includes("retrying the removal, not the delivery"))).toBe(true);
       tunnel.store.remove = remove;
       await until(() => tunnel.store.stats().envelopes === 0, 3_000);
@@ -96,23 +117,22 @@ describe("a full disk", () => {
 
 describe("an error in the replay path", () => {
   it("from reading a body: the envelope waits on its backoff, and goes once the store reads again", async () => {
-    let reads = 0;
+    const reads: number[] = [];
     let read: SpoolStore["body"] | undefined;
     const tunnel = await tunnelOverSpool(ingest, [datedEnvelope(ingest.dsn, "unreadable")], {
       spool: { retryBackoff: { baseMs: 100, capMs: 200 } },
       prepare: (store) => {
         read = store.body.bind(store);
         store.body = () => {
-          reads += 1;
+          reads.push(Date.now());
           throw new Error("disk I/O error");
         };
       },
     });
     try {
-      await sleep(500);
-      // Each retry waits at least 50 ms (half the backoff's base): a handful, not a spin.
-      expect(reads).toBeGreaterThan(1);
-      expect(reads).toBeLessThan(20);
+      await until(() => reads.length >= 4, 3_000);
+      // Each read after a failure waited out its backoff: retries, not a spin.
+      for (const gap of gapsBetween(reads)) expect(gap).toBeGreaterThanOrEqual(RETRY_FLOOR_MS);
       tunnel.store.body = read as SpoolStore["body"];
       await until(() => arrivals("unreadable").length === 1, 3_000);
     } finally {

@@ -176,6 +176,7 @@ async function runScenario(phases: Phase[]): Promise<void> {
     while (probing) {
       const res = await timedSend(port, "/healthz", { method: "GET" }, 1_000).catch((error: Error) => ({ status: error.message }));
       if (res.status !== 200) healthFailures.push(String(res.status));
+      // Kept: the probe's pace, as a load balancer's health check would come, not a wait for an outcome.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
@@ -198,6 +199,7 @@ async function runScenario(phases: Phase[]): Promise<void> {
         const res = await timedSend(port, "/monitoring?p=42", { body, headers }, 5_000).catch(() => undefined);
         if (res?.status === 200) acknowledged.push(tag);
       }
+      // Kept: how long the ingest behaves this way is the generated input, not a wait for an outcome.
       await new Promise((resolve) => setTimeout(resolve, step.waitMs));
       if (refusing) {
         await fake.start();
