@@ -160,13 +160,17 @@ for (const { folder, files: present, kustomization: k } of [base, ...components]
   const listed = new Set([...(k.obj.resources ?? []), ...(k.obj.patches ?? []).map((patch) => patch.path).filter(Boolean)]);
   for (const f of present) if (f !== k.file && !listed.has(f)) problem(where, `does not list ${f}`);
   for (const f of listed) if (/\.ya?ml$/.test(f) && !present.includes(f)) problem(where, `lists missing ${f}`);
-  // A generated ConfigMap's files (a dashboard's JSON) exist and, when JSON, parse.
-  for (const f of (k.obj.configMapGenerator ?? []).flatMap((generator) => generator.files ?? []).map((entry) => entry.split("=").pop())) {
-    const file = path.join(folder, f);
-    if (!existsSync(file)) problem(where, `configMapGenerator reads missing ${f}`);
-    else if (f.endsWith(".json")) {
+  // A generated ConfigMap's files exist; a Grafana dashboard's JSON parses and carries the sidecar's label.
+  for (const generator of k.obj.configMapGenerator ?? []) {
+    for (const f of (generator.files ?? []).map((entry) => entry.split("=").pop())) {
+      const file = path.join(folder, f);
+      if (!existsSync(file)) problem(where, `configMapGenerator reads missing ${f}`);
+      if (!existsSync(file) || !f.endsWith(".json")) continue;
       try {
-        JSON.parse(readFileSync(file, "utf8"));
+        const dashboard = JSON.parse(readFileSync(file, "utf8"));
+        if (Array.isArray(dashboard.panels) && generator.options?.labels?.grafana_dashboard !== "1") {
+          problem(where, `${generator.name} holds a Grafana dashboard but lacks the sidecar's label grafana_dashboard: "1"`);
+        }
       } catch (error) {
         problem(where, `${f} is not JSON: ${error.message}`);
       }
