@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
+import { prometheusRuleProblems } from "./prometheus-rule.mjs";
 
 const dir = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "kubernetes");
 const problems = [];
@@ -45,6 +46,10 @@ for (const { file, obj } of [base, ...components].flatMap((part) => part.objects
   const where = `${file} ${obj.kind ?? "?"}/${obj.metadata?.name ?? "?"}`;
   if (typeof obj.apiVersion !== "string" || typeof obj.kind !== "string") {
     problem(where, "apiVersion and kind are required");
+    continue;
+  }
+  if (obj.apiVersion === "monitoring.coreos.com/v1" && obj.kind === "PrometheusRule") {
+    for (const message of prometheusRuleProblems(obj)) problem(where, message);
     continue;
   }
   let Model;
@@ -155,6 +160,22 @@ for (const { folder, files: present, kustomization: k } of [base, ...components]
   const listed = new Set([...(k.obj.resources ?? []), ...(k.obj.patches ?? []).map((patch) => patch.path).filter(Boolean)]);
   for (const f of present) if (f !== k.file && !listed.has(f)) problem(where, `does not list ${f}`);
   for (const f of listed) if (/\.ya?ml$/.test(f) && !present.includes(f)) problem(where, `lists missing ${f}`);
+  // A generated ConfigMap's files exist; a Grafana dashboard's JSON parses and carries the sidecar's label.
+  for (const generator of k.obj.configMapGenerator ?? []) {
+    for (const f of (generator.files ?? []).map((entry) => entry.split("=").pop())) {
+      const file = path.join(folder, f);
+      if (!existsSync(file)) problem(where, `configMapGenerator reads missing ${f}`);
+      if (!existsSync(file) || !f.endsWith(".json")) continue;
+      try {
+        const dashboard = JSON.parse(readFileSync(file, "utf8"));
+        if (Array.isArray(dashboard.panels) && generator.options?.labels?.grafana_dashboard !== "1") {
+          problem(where, `${generator.name} holds a Grafana dashboard but lacks the sidecar's label grafana_dashboard: "1"`);
+        }
+      } catch (error) {
+        problem(where, `${f} is not JSON: ${error.message}`);
+      }
+    }
+  }
 }
 
 // A component's pods are hardened like Outpost's, read only Secrets that exist, and admit only the manifests' own pods.

@@ -25,6 +25,13 @@ if node deploy/validate.mjs "$broken/with-components" >/dev/null 2>&1; then
   echo "ci-operators: deploy/validate.mjs accepted a Redis NetworkPolicy that admits every namespace" >&2
   exit 1
 fi
+# And the monitoring component: an alert without its runbook.
+cp -r deploy/kubernetes "$broken/with-monitoring"
+sed -i '0,/runbook_url:/{/runbook_url:/d}' "$broken/with-monitoring/components/monitoring/prometheusrule.yaml"
+if node deploy/validate.mjs "$broken/with-monitoring" >/dev/null 2>&1; then
+  echo "ci-operators: deploy/validate.mjs accepted a PrometheusRule alert without a runbook_url" >&2
+  exit 1
+fi
 
 echo "ci-operators: image smoke test"
 if [ "$(id -u)" = 0 ] && { ! command -v buildah || ! command -v debootstrap; } >/dev/null; then

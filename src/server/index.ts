@@ -46,7 +46,7 @@ const [reporting, tunnelModule] = await Promise.all([
   allowedDsns.length > 0 ? import("./tunnel") : undefined,
 ]);
 const tunnel = createTunnelOrExit(tunnelModule);
-if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths);
+if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths, env.SENTRY_TUNNEL_SPOOL_MAX_BYTES);
 
 const assets = loadAssets(distDir);
 const devStream =

@@ -1,3 +1,4 @@
+import { totalmem } from "node:os";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
@@ -24,10 +25,16 @@ export interface Metrics {
   observeCsrfRefusal(check: string): void;
   /** A page answered 503 because its session's store could not be reached. */
   observeSessionUnavailable(): void;
-  /** Reads the spool's depth per upstream when metrics are scraped. */
-  watchSpool(read: () => SpoolDepth[]): void;
+  /** Reads the spool's depth per upstream when metrics are scraped; `capBytes` is its byte cap. */
+  watchSpool(read: () => SpoolDepth[], capBytes: number): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
   watchRedis(connection: { readonly up: boolean }): void;
+}
+
+/** Node reports an unconstrained process as a limit of 2^64 bytes; the machine's memory is the real bound then. */
+function memoryLimitBytes(): number {
+  const constrained = process.constrainedMemory();
+  return constrained > 0 && constrained < totalmem() ? constrained : totalmem();
 }
 
 // Seconds; SSR pages and the upstream ingest are expected well under a second.
@@ -37,6 +44,14 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: "outpost_process_memory_limit_bytes",
+    help: "Memory the process may use: its container's (cgroup) limit, or the machine's total when it has none",
+    registers: [registry],
+    collect() {
+      this.set(memoryLimitBytes());
+    },
+  });
 
   // Observed on every request: label values method, route and status; route only.
   const httpRequestDuration = new KeyedHistogram({

@@ -60,9 +60,17 @@ export function createSpoolMetrics(registry: Registry) {
     registers,
   });
 
+  const maxBytes = new Gauge({
+    name: "outpost_tunnel_spool_max_bytes",
+    help: "The spool's byte cap (SENTRY_TUNNEL_SPOOL_MAX_BYTES), shared by every upstream; beyond it the oldest envelopes are dropped",
+    registers,
+  });
+
   return {
-    watchSpool(read: () => SpoolDepth[]) {
+    /** `capBytes` is exported so an alert can compare the spool's bytes with it. */
+    watchSpool(read: () => SpoolDepth[], capBytes: number) {
       depths = read;
+      maxBytes.set(capBytes);
     },
     observer: {
       spooled() {

@@ -1,3 +1,4 @@
+import { totalmem } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMetrics, type MetricsServer, startMetricsServer } from "#src/server/metrics";
 
@@ -76,6 +77,13 @@ describe("metrics listener", () => {
     expect(body).toContain("process_cpu_user_seconds_total");
     expect(body).toContain("nodejs_heap_size_used_bytes");
     expect(body).toContain("nodejs_eventloop_lag_seconds");
+  });
+
+  it("exports the memory the process may use, at most the machine's", async () => {
+    const { url } = await start();
+    const limit = Number(/^outpost_process_memory_limit_bytes (\d+)$/m.exec(await scrape(url))?.[1]);
+    expect(limit).toBeGreaterThan(0);
+    expect(limit).toBeLessThanOrEqual(totalmem());
   });
 
   it("keeps each createMetrics() registry separate", async () => {

@@ -7,7 +7,7 @@ it("exports the spool's depth, counters and circuit state, by upstream", async (
     { upstream: "o1.ingest.sentry.io", envelopes: 3, bytes: 3_000, oldestReceivedAt: Date.now() - 90_000 },
     { upstream: "other", envelopes: 1, bytes: 10, oldestReceivedAt: Date.now() },
   ];
-  metrics.watchSpool(() => depths);
+  metrics.watchSpool(() => depths, 50_000_000);
   const observer = metrics.tunnelObserver;
   observer.spooled(1_000);
   observer.replayed("503");
@@ -18,6 +18,7 @@ it("exports the spool's depth, counters and circuit state, by upstream", async (
   const text = await metrics.registry.metrics();
   expect(text).toContain('outpost_tunnel_spool_envelopes{upstream="o1.ingest.sentry.io"} 3');
   expect(text).toContain('outpost_tunnel_spool_envelopes{upstream="other"} 1');
+  expect(text).toContain("outpost_tunnel_spool_max_bytes 50000000");
   expect(text).toContain('outpost_tunnel_spool_envelopes{upstream="sentry.example.com"} 0');
   expect(text).toContain('outpost_tunnel_spool_bytes{upstream="o1.ingest.sentry.io"} 3000');
   const age = /^outpost_tunnel_spool_oldest_age_seconds\{upstream="o1.ingest.sentry.io"\} (\S+)/m.exec(text)?.[1];
