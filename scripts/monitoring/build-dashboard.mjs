@@ -53,7 +53,7 @@ const rows = [
     ]],
     ["Oldest spooled envelope by upstream (alerts: 10 min, 1 h)", "s", [[`max by (upstream) (outpost_tunnel_spool_oldest_age_seconds${sel()})`, "{{upstream}}"]], 600],
     ["Replays by answer", "ops", [[`sum by (status) (${rate("outpost_tunnel_spool_replayed_total")})`, "{{status}}"]]],
-    ["Spool drops by reason", "short", [[`sum by (reason) (increase(outpost_tunnel_spool_dropped_total${sel()}[$__rate_interval]))`, "{{reason}}"]]],
+    ["Spool drops by upstream and reason", "short", [[`sum by (upstream, reason) (increase(outpost_tunnel_spool_dropped_total${sel()}[$__rate_interval]))`, "{{upstream}} {{reason}}"]]],
     ["Circuit: pods in each state, by upstream", "short", [[`sum by (upstream, state) (outpost_tunnel_circuit_state${sel()})`, "{{upstream}} {{state}}"]]],
   ]],
   ["Process", [

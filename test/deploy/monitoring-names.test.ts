@@ -64,8 +64,8 @@ describe("the monitoring component against a running server's /metrics", () => {
   });
 
   it("notices a name the server does not export", () => {
-    const problems = missing({ where: "test", expr: 'sum by (upstream) (rate(outpost_tunnel_spool_dropped_total{reason="max_age"}[5m]))', templated: ["reason"] });
-    expect(problems).toEqual(["test: label upstream is on none of outpost_tunnel_spool_dropped_total"]);
+    const problems = missing({ where: "test", expr: 'sum by (region) (rate(outpost_tunnel_spool_dropped_total{reason="max_age"}[5m]))', templated: ["reason"] });
+    expect(problems).toEqual(["test: label region is on none of outpost_tunnel_spool_dropped_total"]);
     expect(missing({ where: "test", expr: "outpost_tunnel_envelopes_total", templated: [] })).toEqual(["test: outpost_tunnel_envelopes_total is not in /metrics"]);
   });
 });

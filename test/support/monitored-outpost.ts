@@ -94,5 +94,5 @@ export async function holdIngestDown(outpost: MonitoredOutpost): Promise<string>
     const status = await postEnvelope(outpost, outpost.dsn, `outage-${i}-${padding}`);
     if (status !== 200) throw new Error(`an envelope during the outage answered ${status}, expected 200 (spooled)`);
   }
-  return waitForMetrics(outpost, (text) => /outpost_tunnel_circuit_state\{[^}]*state="open"\} 1/.test(text) && text.includes('outpost_tunnel_spool_dropped_total{reason="max_bytes"}'));
+  return waitForMetrics(outpost, (text) => /outpost_tunnel_circuit_state\{[^}]*state="open"\} 1/.test(text) && /outpost_tunnel_spool_dropped_total\{reason="max_bytes",upstream="[^"]+"\}/.test(text));
 }

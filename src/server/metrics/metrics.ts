@@ -10,7 +10,7 @@ export interface TunnelObserver {
   upstreamResponse(status: number, seconds: number): void;
   spooled(bytes: number): void;
   replayed(status: string): void;
-  spoolDropped(reason: string, count: number): void;
+  spoolDropped(reason: string, count: number, upstream: string): void;
   circuitChanged(state: string, upstream: string): void;
 }
 

@@ -49,8 +49,8 @@ export function createSpoolMetrics(registry: Registry) {
   });
   const dropped = new Counter({
     name: "outpost_tunnel_spool_dropped_total",
-    help: "Spooled envelopes dropped undelivered, by reason (max_age, max_bytes, rejected by the ingest, dsn_not_allowed since it was spooled)",
-    labelNames: ["reason"] as const,
+    help: "Spooled envelopes dropped undelivered, by reason (max_age, max_bytes, rejected by the ingest, dsn_not_allowed since it was spooled) and upstream",
+    labelNames: ["reason", "upstream"] as const,
     registers,
   });
   const circuit = new Gauge({
@@ -79,8 +79,8 @@ export function createSpoolMetrics(registry: Registry) {
       replayed(status: string) {
         replayed.inc({ status });
       },
-      spoolDropped(reason: string, count: number) {
-        dropped.inc({ reason }, count);
+      spoolDropped(reason: string, count: number, upstream: string) {
+        dropped.inc({ reason, upstream }, count);
       },
       circuitChanged(state: string, upstream: string) {
         seen.add(upstream);

@@ -28,7 +28,8 @@ export interface TunnelObserver {
   spooled?(bytes: number): void;
   /** A spooled envelope's delivery attempt: the ingest's status, or `unreachable`/`timeout`. */
   replayed?(status: string): void;
-  spoolDropped?(reason: SpoolDropReason, count: number): void;
+  /** Envelopes dropped unsent; `upstream` is their ingest's metrics label. */
+  spoolDropped?(reason: SpoolDropReason, count: number, upstream: string): void;
   /** An upstream's circuit changed; `upstream` is its metrics label (see upstreamLabels). */
   circuitChanged?(state: CircuitState, upstream: string): void;
 }

@@ -12,7 +12,7 @@ it("exports the spool's depth, counters and circuit state, by upstream", async (
   observer.spooled(1_000);
   observer.replayed("503");
   observer.replayed("200");
-  observer.spoolDropped("max_age", 2);
+  observer.spoolDropped("max_age", 2, "o1.ingest.sentry.io");
   observer.circuitChanged("closed", "sentry.example.com");
   observer.circuitChanged("open", "o1.ingest.sentry.io");
   const text = await metrics.registry.metrics();
@@ -25,7 +25,7 @@ it("exports the spool's depth, counters and circuit state, by upstream", async (
   expect(Number(age)).toBeGreaterThanOrEqual(90);
   expect(text).toContain("outpost_tunnel_spool_spooled_total 1");
   expect(text).toContain('outpost_tunnel_spool_replayed_total{status="503"} 1');
-  expect(text).toContain('outpost_tunnel_spool_dropped_total{reason="max_age"} 2');
+  expect(text).toContain('outpost_tunnel_spool_dropped_total{reason="max_age",upstream="o1.ingest.sentry.io"} 2');
   expect(text).toContain('outpost_tunnel_circuit_state{upstream="o1.ingest.sentry.io",state="open"} 1');
   expect(text).toContain('outpost_tunnel_circuit_state{upstream="o1.ingest.sentry.io",state="closed"} 0');
   expect(text).toContain('outpost_tunnel_circuit_state{upstream="sentry.example.com",state="closed"} 1');

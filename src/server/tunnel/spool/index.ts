@@ -3,7 +3,7 @@ import { type Backoff, backoffDelay } from "./backoff";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";
 import { type ReplayConfig, ReplayWorker } from "./replay-worker";
-import { SpoolStore } from "./store";
+import { type DroppedByOrigin, SpoolStore } from "./store";
 import type { SpoolEntry, SpoolStats, UpstreamDepth } from "./types";
 import { depthsByLabel } from "./upstream-depths";
 import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
@@ -96,14 +96,14 @@ export class Spool {
       this.#store,
       options.maxBytes,
       {
-        capDrop: (count) => this.#dropped("max_bytes", count),
+        capDrop: (dropped) => this.#dropped("max_bytes", dropped),
         removeError: (error, retryInMs) =>
           logger?.error({ err: error, retryInMs }, "sentry tunnel spool: could not remove delivered envelopes; retrying the removal, not the delivery"),
       },
       (failures) => backoffDelay(retryBackoff, failures),
     );
     const backoff = options.backoff ?? DEFAULT_BACKOFF;
-    const replay: Omit<ReplayConfig, "origin" | "circuit"> = {
+    const replay: Omit<ReplayConfig, "origin" | "upstream" | "circuit"> = {
       ...context,
       stillAllowed: context.stillAllowed,
       store: this.#store,
@@ -124,7 +124,7 @@ export class Spool {
         if (state === "open") lane.worker.ingestDown();
         lane.worker.notify();
       });
-      lane.worker = new ReplayWorker({ ...replay, origin, circuit: lane.circuit });
+      lane.worker = new ReplayWorker({ ...replay, origin, upstream, circuit: lane.circuit });
       observer?.circuitChanged?.("closed", upstream);
       return lane;
     });
@@ -139,8 +139,7 @@ export class Spool {
   start(): void {
     this.#dropOld();
     try {
-      const count = this.#store.trimTo(this.#maxBytes);
-      if (count > 0) this.#dropped("max_bytes", count);
+      this.#dropped("max_bytes", this.#store.trimTo(this.#maxBytes));
     } catch (error) {
       this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not drop envelopes over the byte cap");
     }
@@ -201,15 +200,17 @@ export class Spool {
 
   #dropOld(): void {
     try {
-      const count = this.#store.removeOlderThan(Date.now() - this.#maxAgeMs);
-      if (count > 0) this.#dropped("max_age", count);
+      this.#dropped("max_age", this.#store.removeOlderThan(Date.now() - this.#maxAgeMs));
     } catch (error) {
       this.#context.logger?.error({ err: error }, "sentry tunnel spool: could not drop old envelopes");
     }
   }
 
-  #dropped(reason: "max_age" | "max_bytes", count: number): void {
-    this.#context.observer?.spoolDropped?.(reason, count);
-    this.#context.logger?.warn({ reason, count }, "sentry tunnel spool: dropped the oldest envelopes");
+  #dropped(reason: "max_age" | "max_bytes", dropped: DroppedByOrigin): void {
+    for (const [origin, count] of dropped) {
+      const upstream = this.#context.upstreamLabel(origin);
+      this.#context.observer?.spoolDropped?.(reason, count, upstream);
+      this.#context.logger?.warn({ reason, count, upstream }, "sentry tunnel spool: dropped the oldest envelopes");
+    }
   }
 }

@@ -10,6 +10,8 @@ import type { SpoolWriter } from "./writer";
 export interface ReplayConfig extends AttemptConfig {
   /** The upstream whose envelopes this worker delivers (its `circuit` is that upstream's). */
   origin: string;
+  /** That upstream's metrics label. */
+  upstream: string;
   writer: SpoolWriter;
   concurrency: number;
   /** Between consecutive failures of any envelopes: spares an ingest that fails them all. */
@@ -159,8 +161,8 @@ export class ReplayWorker {
       writer.remove(row.id);
       this.#retries.forget(row.id);
     }
-    if (outcome === "refused") observer?.spoolDropped?.("rejected", 1);
-    if (outcome === "not_allowed") observer?.spoolDropped?.("dsn_not_allowed", 1);
+    if (outcome === "refused") observer?.spoolDropped?.("rejected", 1, this.#config.upstream);
+    if (outcome === "not_allowed") observer?.spoolDropped?.("dsn_not_allowed", 1, this.#config.upstream);
     if (outcome === "held") {
       // A 429 whose headers leave this envelope free (Retry-After: 0, a past date, other categories) still holds it.
       const now = Date.now();

@@ -13,6 +13,15 @@ interface Removed {
   origin: string;
 }
 
+/** How many envelopes a drop took from each upstream origin. */
+export type DroppedByOrigin = ReadonlyMap<string, number>;
+
+function byOrigin(removed: readonly Removed[]): DroppedByOrigin {
+  const counts = new Map<string, number>();
+  for (const { origin } of removed) counts.set(origin, (counts.get(origin) ?? 0) + 1);
+  return counts;
+}
+
 interface Row {
   id: number;
   received_at: number;
@@ -105,9 +114,9 @@ export class SpoolStore {
 
   /**
    * Writes envelopes in one transaction (one fsync), dropping the oldest first to stay within
-   * `maxBytes`; returns how many were dropped. The entries must fit in `maxBytes` together.
+   * `maxBytes`; returns how many were dropped, by origin. The entries must fit in `maxBytes` together.
    */
-  insert(entries: readonly SpoolEntry[], maxBytes: number): number {
+  insert(entries: readonly SpoolEntry[], maxBytes: number): DroppedByOrigin {
     const incoming = entries.reduce((sum, entry) => sum + entry.body.length, 0);
     if (incoming > maxBytes) throw new RangeError("spool insert: the envelopes exceed the spool's byte cap together");
     // Totals change only once the transaction has committed.
@@ -122,14 +131,14 @@ export class SpoolStore {
     this.#bytes += incoming;
     for (const { upstream, body } of entries) this.#byOrigin.add(upstream.origin, 1, body.length);
     this.#forget(dropped);
-    return dropped.length;
+    return byOrigin(dropped);
   }
 
-  /** Drops the oldest envelopes until the spool holds at most `maxBytes` (a cap lowered since they came); returns how many. */
-  trimTo(maxBytes: number): number {
+  /** Drops the oldest envelopes until the spool holds at most `maxBytes` (a cap lowered since they came); returns how many, by origin. */
+  trimTo(maxBytes: number): DroppedByOrigin {
     const dropped = this.database.transaction(() => this.#dropOldest(maxBytes))();
     this.#forget(dropped);
-    return dropped.length;
+    return byOrigin(dropped);
   }
 
   /**
@@ -153,10 +162,10 @@ export class SpoolStore {
   }
 
   /** Drops envelopes received before `cutoff` (ms since the epoch); returns how many. */
-  removeOlderThan(cutoff: number): number {
+  removeOlderThan(cutoff: number): DroppedByOrigin {
     const removed = this.#olderThan.all(cutoff) as Removed[];
     this.#forget(removed);
-    return removed.length;
+    return byOrigin(removed);
   }
 
   /** Up to `limit` envelopes of `tier` (of one upstream `origin`, if given) after `id`, oldest first, without their bodies. */

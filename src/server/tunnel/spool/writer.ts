@@ -1,4 +1,4 @@
-import type { SpoolStore } from "./store";
+import type { DroppedByOrigin, SpoolStore } from "./store";
 import type { SpoolEntry } from "./types";
 
 interface PendingAdd {
@@ -9,7 +9,7 @@ interface PendingAdd {
 
 export interface WriterEvents {
   /** Envelopes dropped, oldest first, to make room. */
-  capDrop(count: number): void;
+  capDrop(dropped: DroppedByOrigin): void;
   /** A removal failed; it is tried again after `retryInMs`, and the envelopes are not sent meanwhile. */
   removeError(error: unknown, retryInMs: number): void;
 }
@@ -105,7 +105,7 @@ export class SpoolWriter {
   }
 
   #commit(adds: PendingAdd[]): void {
-    let dropped: number;
+    let dropped: DroppedByOrigin;
     try {
       dropped = this.#store.insert(
         adds.map((add) => add.entry),
@@ -116,7 +116,7 @@ export class SpoolWriter {
       return;
     }
     for (const add of adds) add.resolve();
-    if (dropped > 0) this.#events.capDrop(dropped);
+    if (dropped.size > 0) this.#events.capDrop(dropped);
   }
 
   #schedule(): void {

@@ -32,8 +32,9 @@ describe("the store", () => {
     expect(store.origins().sort()).toEqual([a, b]);
     expect(store.after(0, 10, "all", b).map((row) => row.receivedAt)).toEqual([2_000, 4_000]);
     // Age cap: a1; byte cap: the oldest left, b1; a removal: a2.
-    expect(store.removeOlderThan(1_500)).toBe(1);
-    expect(store.trimTo(300)).toBe(1);
+    // Each drop says whose envelopes it took.
+    expect(store.removeOlderThan(1_500)).toEqual(new Map([[a, 1]]));
+    expect(store.trimTo(300)).toEqual(new Map([[b, 1]]));
     store.remove([store.after(0, 1, "all", a)[0]?.id as number]);
     const expected = new Map([
       [a, { envelopes: 1, bytes: 100, oldestReceivedAt: 5_000 }],
@@ -51,8 +52,8 @@ describe("the store", () => {
   it("keeps envelopes across a reopen, oldest first, and drops the oldest past its byte cap", () => {
     const dir = fresh();
     const store = SpoolStore.open(dir);
-    expect(store.insert([entry("a"), entry("b")], 250)).toBe(0);
-    expect(store.insert([entry("c")], 250)).toBe(1);
+    expect(store.insert([entry("a"), entry("b")], 250).size).toBe(0);
+    expect([...store.insert([entry("c")], 250).values()]).toEqual([1]);
     store.close();
     const reopened = SpoolStore.open(dir);
     expect(reopened.after(0, 10).map((row) => reopened.body(row.id)?.toString().slice(0, 1))).toEqual(["b", "c"]);
@@ -99,7 +100,7 @@ describe("the store", () => {
   it("drops envelopes older than the age cap", () => {
     const store = SpoolStore.open(fresh());
     store.insert([entry("old", Date.now() - 10_000), entry("new")], 10_000);
-    expect(store.removeOlderThan(Date.now() - 5_000)).toBe(1);
+    expect([...store.removeOlderThan(Date.now() - 5_000).values()]).toEqual([1]);
     expect(store.stats()).toMatchObject({ envelopes: 1, bytes: 100 });
     store.close();
   });
@@ -128,7 +129,7 @@ describe("the store", () => {
     const store = SpoolStore.open(fresh());
     store.insert([entry("old")], 250);
     const drops: number[] = [];
-    const writer = new SpoolWriter(store, 250, { capDrop: (count) => drops.push(count), removeError: () => {} }, () => 10);
+    const writer = new SpoolWriter(store, 250, { capDrop: (dropped) => drops.push(...dropped.values()), removeError: () => {} }, () => 10);
     await Promise.all(["a", "b", "c"].map((tag) => writer.add(entry(tag))));
     expect(store.stats()).toMatchObject({ envelopes: 2, bytes: 200 });
     expect(drops.reduce((sum, count) => sum + count, 0)).toBe(2);
