@@ -161,6 +161,9 @@ export class ReplayWorker {
       writer.remove(row.id);
       this.#retries.forget(row.id);
     }
+    // Dropped by a cap after the queue read it: read again from the store, or the queue would offer
+    // the same row at once, forever, in microtasks that starve the event loop.
+    if (outcome === "gone") this.#queue.restart();
     if (outcome === "refused") observer?.spoolDropped?.("rejected", 1, this.#config.upstream);
     if (outcome === "not_allowed") observer?.spoolDropped?.("dsn_not_allowed", 1, this.#config.upstream);
     if (outcome === "held") {
