@@ -1,5 +1,5 @@
 import { type DocumentPayload, PAYLOAD_GLOBAL, type RuntimeConfig } from "../../shared/document/payload";
-import { serializeForScript } from "../../shared/document/serialize";
+import { serializeAsScriptValue } from "../../shared/document/serialize";
 import type { RouteState } from "../../shared/routing/route-state";
 
 /**
@@ -13,10 +13,10 @@ export function payloadScript(
   config: RuntimeConfig,
 ): (state: RouteState, traceMeta: Record<string, string>, stream?: string) => string {
   const tail: Omit<DocumentPayload, "state" | "traceMeta"> = { buildId, config };
-  const buildIdJson = serializeForScript(tail.buildId);
-  const configJson = serializeForScript(tail.config);
+  const buildIdJson = serializeAsScriptValue(tail.buildId);
+  const configJson = serializeAsScriptValue(tail.config);
   return (state, traceMeta, stream) =>
-    `window.${PAYLOAD_GLOBAL}={"state":${serializeForScript(state)},"buildId":${buildIdJson},"traceMeta":${serializeForScript(traceMeta)},"config":${configJson}${
-      stream === undefined ? "" : `,"stream":${serializeForScript(stream)}`
+    `window.${PAYLOAD_GLOBAL}={"state":${serializeAsScriptValue(state)},"buildId":${buildIdJson},"traceMeta":${serializeAsScriptValue(traceMeta)},"config":${configJson}${
+      stream === undefined ? "" : `,"stream":${serializeAsScriptValue(stream)}`
     }}`;
 }

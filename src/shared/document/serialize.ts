@@ -24,3 +24,17 @@ const ESCAPES: Record<string, string> = {
 export function serializeForScript(value: unknown): string {
   return jsonText(value, "the page's data").replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
 }
+
+// Only ever a key: inside strings every quote is escaped, and a value is never followed by a colon.
+const PROTO_KEY = /([{,])"__proto__":/g;
+
+/**
+ * A value for a script that evaluates it (the page's payload). In an object literal a
+ * `"__proto__":` key sets the object's prototype, where JSON.parse makes an own key: loader data
+ * echoing client JSON could otherwise give the hydrated object inherited fields. Such a key is
+ * written computed (`["__proto__"]:`), which is an own key; everything else is serializeForScript's.
+ */
+export function serializeAsScriptValue(value: unknown): string {
+  const json = serializeForScript(value);
+  return json.includes('"__proto__":') ? json.replace(PROTO_KEY, '$1["__proto__"]:') : json;
+}

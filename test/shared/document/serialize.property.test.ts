@@ -1,7 +1,7 @@
 import vm from "node:vm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { serializeForScript } from "#src/shared/document/serialize";
+import { serializeAsScriptValue, serializeForScript } from "#src/shared/document/serialize";
 
 // What a browser reads back from a string written into a UTF-8 page: lone surrogates become U+FFFD.
 const asUtf8Page = (text: string) => Buffer.from(text, "utf8").toString("utf8");
@@ -34,7 +34,7 @@ it("reads back as JSON.parse what a UTF-8 page would show, for any value", () =>
 it("nothing can end the script or start a comment, and a script engine reads the same value", () => {
   fc.assert(
     fc.property(fc.oneof(text, json), (value) => {
-      const serialized = serializeForScript(value);
+      const serialized = serializeAsScriptValue(value);
       expect(serialized).not.toMatch(/[<>&\u2028\u2029]/);
       // Well-formed: what the UTF-8 document carries byte for byte.
       expect(asUtf8Page(serialized)).toBe(serialized);
@@ -44,6 +44,19 @@ it("nothing can end the script or start a comment, and a script engine reads the
     }),
     { numRuns: 500 },
   );
+});
+
+it("keeps a __proto__ key an own key when a script evaluates it, never the object's prototype", () => {
+  const echoed = JSON.parse('{"note":{"__proto__":{"isAdmin":true}},"list":[{"__proto__":"x"}],"text":"{\\"__proto__\\":1}"}');
+  const window: { value?: Record<string, unknown> } = {};
+  vm.runInNewContext(`window.value=${serializeAsScriptValue(echoed)}`, { window });
+  const note = window.value?.note as Record<string, unknown>;
+  expect(Object.hasOwn(note, "__proto__")).toBe(true);
+  expect(note.isAdmin).toBeUndefined();
+  expect(Object.hasOwn((window.value?.list as object[])[0] as object, "__proto__")).toBe(true);
+  expect(window.value?.text).toBe('{"__proto__":1}');
+  // Valid JSON stays JSON where nothing evaluates it (JSON-LD).
+  expect(JSON.parse(serializeForScript(echoed))).toEqual(echoed);
 });
 
 it("a lone surrogate reads back as U+FFFD and a literal backslash-u text is kept", () => {
