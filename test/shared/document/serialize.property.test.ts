@@ -50,11 +50,12 @@ it("keeps a __proto__ key an own key when a script evaluates it, never the objec
   const echoed = JSON.parse('{"note":{"__proto__":{"isAdmin":true}},"list":[{"__proto__":"x"}],"text":"{\\"__proto__\\":1}"}');
   const window: { value?: Record<string, unknown> } = {};
   vm.runInNewContext(`window.value=${serializeAsScriptValue(echoed)}`, { window });
-  const note = window.value?.note as Record<string, unknown>;
+  const value = window.value as { note: Record<string, unknown>; list: object[]; text: string };
+  const note = value.note;
   expect(Object.hasOwn(note, "__proto__")).toBe(true);
   expect(note.isAdmin).toBeUndefined();
-  expect(Object.hasOwn((window.value?.list as object[])[0] as object, "__proto__")).toBe(true);
-  expect(window.value?.text).toBe('{"__proto__":1}');
+  expect(Object.hasOwn(value.list[0] as object, "__proto__")).toBe(true);
+  expect(value.text).toBe('{"__proto__":1}');
   // Valid JSON stays JSON where nothing evaluates it (JSON-LD).
   expect(JSON.parse(serializeForScript(echoed))).toEqual(echoed);
 });
