@@ -20,8 +20,7 @@ import {
 } from "@sentry/react";
 import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
-import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
-import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
+import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options";
 import { tunnelUrl } from "../../shared/sentry/tunnel-url";
 import { onNavigation } from "../navigation/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
@@ -49,16 +48,7 @@ export function startErrorReporting({ config, state }: ReportingPayload, tracing
     environment: config.environment,
     release: config.release,
     ...(config.tracesSampleRate > 0 ? { tracesSampleRate: config.tracesSampleRate } : {}),
-    // As on the server: transactions are judged by their final name (see reporting-rules).
-    traceLifecycle: "static",
-    ignoreSpans: IGNORED_SPANS,
-    // No query string or fragment from any URL or header, in events, transactions and breadcrumbs.
-    beforeSend: (event, hint) => {
-      const kept = dropRedirectSignals(event, hint);
-      return kept && scrubEvent(kept);
-    },
-    beforeSendTransaction: scrubEvent,
-    beforeBreadcrumb: scrubBreadcrumb,
+    ...SHARED_REPORTING_OPTIONS,
     dataCollection: { userInfo: false },
     // Envelopes that could not be sent (the visitor offline, this server unreachable) wait in
     // IndexedDB and go when the page next starts or the browser comes back online. HTTP errors

@@ -1,6 +1,5 @@
 import * as Sentry from "@sentry/node";
-import { dropRedirectSignals, IGNORED_SPANS } from "../../shared/sentry/reporting-rules";
-import { scrubBreadcrumb, scrubEvent } from "../../shared/sentry/private-urls";
+import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options";
 import type { Env } from "../config/env.server";
 import { sentryEnvironment, sentryRelease } from "./release";
 
@@ -25,17 +24,7 @@ export function sentryOptions(env: Env): Sentry.NodeOptions {
     // A sample rate of 0 still costs most of tracing's overhead; leaving it unset switches
     // tracing off entirely (errors still carry trace ids for linking).
     ...(tracing ? { tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE } : {}),
-    // Static lifecycle: the transaction is judged when it ends, by its final route name,
-    // which is what lets the not-found rule drop it (span streaming judges at span start).
-    traceLifecycle: "static",
-    ignoreSpans: IGNORED_SPANS,
-    // No query string or fragment from any URL or header, in events, transactions and breadcrumbs.
-    beforeSend: (event, hint) => {
-      const kept = dropRedirectSignals(event, hint);
-      return kept && scrubEvent(kept);
-    },
-    beforeSendTransaction: scrubEvent,
-    beforeBreadcrumb: scrubBreadcrumb,
+    ...SHARED_REPORTING_OPTIONS,
     // The server calls nothing that should continue its traces; in particular the tunnel's
     // upstream requests must carry only the headers the tunnel chooses. (No fetch/undici
     // integration either, for the same reason.)
