@@ -6,8 +6,8 @@ import { rootErrorHooks } from "./monitoring/error-queue";
 import { loadErrorReporting } from "./monitoring/load-reporting";
 import { BrowserRouter } from "./navigation/browser-router";
 import { browserEnvironment } from "./navigation/environment";
-import { setRouter } from "./navigation/revalidate";
 import { RouterRoot } from "./navigation/RouterRoot";
+import { setRouter } from "./navigation/revalidate";
 
 declare global {
   interface Window {

@@ -1,12 +1,12 @@
-import type { NavigateOptions } from "../../shared/navigation/router-context";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
+import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { Navigation, RouterLocation } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
-import { settled } from "./fetchers/fetcher-status";
 import type { RouteAnswer } from "./fetch-route-data";
+import { settled } from "./fetchers/fetcher-status";
 import { withKeptData } from "./kept-data";
-import { preloadCode, prefetchKey, wanted } from "./prefetch";
+import { prefetchKey, preloadCode, wanted } from "./prefetch";
 import { PAGE } from "./requests";
 import { currentPath, type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
 

@@ -1,6 +1,6 @@
 import type { RouterEnvironment } from "../environment";
-import { ScrollPositions } from "../scroll-positions";
 import type { BrowserRouterState } from "../router-store";
+import { ScrollPositions } from "../scroll-positions";
 import type { RouterEffect } from "./router-effect";
 
 /** The position of the entry left is kept as the location changes; the new one's is set once it rendered. */

@@ -53,6 +53,7 @@ export function fakeBrowser(start = "/") {
   const listeners = new Map<string, (event: unknown) => void>();
   const answers = new Map<string, Answer>();
   const storage = new Map<string, string>();
+  const waiters = new Set<() => void>();
   const log = {
     requests: [] as Request[],
     fullLoads: [] as string[],
@@ -103,6 +104,7 @@ export function fakeBrowser(start = "/") {
     });
     const request: Request = { method, path, url, routes: parsed.searchParams.get("_routes"), body: String(init.body ?? ""), signal: init.signal ?? undefined, release };
     log.requests.push(request);
+    for (const waiter of waiters) waiter();
     const answer = answers.get(`${method} ${path}`) ?? { kind: "state", build: BUILD, status: 404, state: stateFor("not_found", "NotFound") };
     // As a real fetch: an abort rejects the request still open.
     const aborted = () => new Promise<never>((_, reject) => init.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
@@ -137,6 +139,19 @@ export function fakeBrowser(start = "/") {
     /** Answers `method path` (path with its query) with a data answer, "pending" or "network". */
     answer: (request: string, value: Answer) => answers.set(request.includes(" ") ? request : `GET ${request}`, value),
     path: () => location.pathname + location.search + location.hash,
+    /** Until `count` requests have been made. */
+    requested: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (log.requests.length < count) return;
+          waiters.delete(check);
+          resolve();
+        };
+        waiters.add(check);
+        check();
+      }),
+    /** The tab is hidden or closed: `pagehide`. */
+    hide: () => listeners.get("pagehide")?.({}),
     /** The browser's back button: the previous entry, then popstate. */
     back() {
       index -= 1;
