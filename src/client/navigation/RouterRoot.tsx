@@ -14,8 +14,11 @@ interface Props {
 
 /** The hydrated document, re-rendered with each page the router commits (not for fetchers or pending navigations). */
 export function RouterRoot({ router, routes, payload }: Props) {
-  const page = useSyncExternalStore(router.subscribe, () => router.state().page);
-  const location = useSyncExternalStore(router.subscribe, () => router.state().location);
+  const readPage = () => router.state().page;
+  const readLocation = () => router.state().location;
+  // The server rendered this same page: the same values while hydrating.
+  const page = useSyncExternalStore(router.subscribe, readPage, readPage);
+  const location = useSyncExternalStore(router.subscribe, readLocation, readLocation);
   // A route module swapped in development (Fast Refresh): its head and error component are read anew.
   useSyncExternalStore(routes.subscribe, routes.revision, routes.revision);
   // Scroll, focus and the end of the navigation, once the new page is on screen.
