@@ -111,6 +111,23 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     await page.close();
   });
 
+  it("useNavigation() shows a <Form>'s submission as submitting, with its data, and the page as navigating", async () => {
+    const { page, problems } = await open("/slow");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    await page.fill("#note", "hello");
+    await page.click("#save-note");
+    await page.waitForSelector('#navigation-state[data-state="submitting"]');
+    expect(await page.textContent("#navigation-state")).toBe("submitting POST /slow hello");
+    expect(await page.evaluate(() => document.documentElement.dataset.navigating)).toBe("true");
+    await page.waitForSelector("#saved");
+    expect(await page.textContent("#saved")).toBe("saved hello");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    expect(await page.evaluate(() => document.documentElement.dataset.navigating)).toBeUndefined();
+    expect(await marker(page)).toBe(42);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("follows a loader's redirect in the browser, and shows the not-found page with the URL kept", async () => {
     const { page, problems, documentRequests } = await open("/");
     await page.click("#to-redirect");
