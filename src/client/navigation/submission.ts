@@ -1,15 +1,9 @@
+import { toFormData } from "../../shared/navigation/form-data";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { RouteAnswer } from "./fetch-route-data";
 import { commit, followAction, IDLE } from "./navigation";
 import { PAGE } from "./requests";
 import { currentPath, idsOf, type RouterCore } from "./router-core";
-
-const formDataOf = (body: URLSearchParams | FormData): FormData => {
-  if (body instanceof FormData) return body;
-  const data = new FormData();
-  for (const [name, value] of body) data.append(name, value);
-  return data;
-};
 
 /**
  * A `<Form>`'s submission to a page's action, on the page's channel: it supersedes a pending
@@ -23,7 +17,7 @@ export async function submit(core: RouterCore, action: string, body: URLSearchPa
   const path = url.pathname + url.search;
   const ticket = core.requests.start(PAGE);
   const generation = core.freshness.generation;
-  const formData = formDataOf(body);
+  const formData = toFormData(body);
   core.store.set({ navigation: { state: "submitting", location: path, formMethod: "POST", formAction: path, formData }, revalidation: "idle" });
   let answer: RouteAnswer;
   try {

@@ -1,5 +1,6 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useId, useMemo } from "react";
 import type { RouteError } from "../routing/module";
+import { type SubmitTarget, toFormData } from "./form-data";
 import { useRouter, useRouterState } from "./router-context";
 import type { FetcherState, FetcherStatus } from "./router-state";
 
@@ -17,7 +18,7 @@ export interface SubmitOptions {
   action?: string;
 }
 
-export type SubmitTarget = FormData | URLSearchParams | Record<string, string>;
+export type { SubmitTarget } from "./form-data";
 
 export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "children"> {
   method?: "post" | "get";
@@ -40,14 +41,6 @@ export interface Fetcher<Data = unknown> {
 }
 
 const IDLE: FetcherStatus = { state: "idle", data: undefined, error: undefined, formData: undefined };
-
-function toFormData(target: SubmitTarget): FormData {
-  if (target instanceof FormData) return target;
-  const data = new FormData();
-  const entries = target instanceof URLSearchParams ? target.entries() : Object.entries(target);
-  for (const [name, value] of entries) data.append(name, value);
-  return data;
-}
 
 /**
  * A request that does not navigate: loads a page's loader data or submits to its action, with
