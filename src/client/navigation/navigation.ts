@@ -29,7 +29,7 @@ export function navigate(core: RouterCore, to: string, options: NavigateOptions)
 }
 
 /** Loads the page at `url` (data and code) and shows it; the newest page request wins. */
-export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, key?: string): Promise<void> {
+async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, key?: string): Promise<void> {
   // A resource route (JSON, a file) has no page to render here.
   if (core.routes.isResource(url.pathname, core.diagnostics)) return leave(core, url.href);
   const ticket = core.requests.start(PAGE);

@@ -19,7 +19,10 @@ export interface RouterCore {
   freshness: DataFreshness;
 }
 
-/** How a navigation changes history: a new entry, this entry, one reached by back/forward, or none (the page reloads its data). */
+/**
+ * How a page request changes history: a new entry, this entry, one reached by back/forward, or
+ * none (the page on screen gets new data: a revalidation, or the answer to its own form).
+ */
 export type HistoryMode = "push" | "replace" | "pop" | "none";
 
 export const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
