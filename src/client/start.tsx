@@ -5,8 +5,9 @@ import { announcingErrors } from "./dev/error-hooks";
 import { rootErrorHooks } from "./monitoring/error-queue";
 import { loadErrorReporting } from "./monitoring/load-reporting";
 import { BrowserRouter } from "./navigation/browser-router";
-import { setRouter } from "./navigation/revalidate";
+import { browserEnvironment } from "./navigation/environment";
 import { RouterRoot } from "./navigation/RouterRoot";
+import { setRouter } from "./navigation/revalidate";
 
 declare global {
   interface Window {
@@ -38,6 +39,7 @@ export async function start(): Promise<void> {
     buildId: payload.buildId,
     diagnostics: payload.config.diagnostics,
     state: payload.state,
+    env: browserEnvironment(),
   });
   setRouter(router);
   await loaded;

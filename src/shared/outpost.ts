@@ -7,9 +7,17 @@ export { defineApp, index, route } from "./routing/config";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
-export { useRevalidator } from "./navigation/router-context";
+export { useFetchers, useNavigation, useRevalidator } from "./navigation/router-context";
+export type { FetcherStatus, Navigation } from "./navigation/router-state";
 export { Form, type FormState } from "./forms/Form";
-export { type Fetcher, type FetcherFormProps, type FetcherState, type SubmitOptions, useFetcher } from "./navigation/use-fetcher";
+export {
+  type Fetcher,
+  type FetcherFormProps,
+  type FetcherOptions,
+  type FetcherState,
+  type SubmitOptions,
+  useFetcher,
+} from "./navigation/use-fetcher";
 export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { Await, type AwaitProps } from "./deferred/Await";
 export { useActionData, useFeedbackAvailable } from "./forms/page-forms";

@@ -111,6 +111,40 @@ describe.skipIf(!hasChromium)("client-side navigation", () => {
     await page.close();
   });
 
+  it("useNavigation() shows a <Form>'s submission as submitting, with its data, and the page as navigating", async () => {
+    const { page, problems } = await open("/slow");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    await page.fill("#note", "hello");
+    await page.click("#save-note");
+    await page.waitForSelector('#navigation-state[data-state="submitting"]');
+    expect(await page.textContent("#navigation-state")).toBe("submitting POST /slow hello");
+    expect(await page.evaluate(() => document.documentElement.dataset.navigating)).toBe("true");
+    await page.waitForSelector("#saved");
+    expect(await page.textContent("#saved")).toBe("saved hello");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    expect(await page.evaluate(() => document.documentElement.dataset.navigating)).toBeUndefined();
+    expect(await marker(page)).toBe(42);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("useFetchers() lists a keyed fetcher submitting, then loading while the page revalidates; no navigation", async () => {
+    const { page, problems } = await open("/slow");
+    await page.fill("#fetcher-note", "quiet");
+    await page.click("#fetcher-save");
+    await page.waitForFunction(() => document.querySelector("#fetchers")?.textContent === "note submitting quiet");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    // After the action: loading, with what was sent, until the revalidated page is on screen.
+    await page.waitForFunction(() => document.querySelector("#fetchers")?.textContent === "note loading quiet");
+    expect(await page.textContent("#fetcher-saved")).toBe("fetched quiet");
+    await page.waitForFunction(() => document.querySelector("#fetchers")?.textContent === "");
+    expect(await page.textContent("#navigation-state")).toBe("idle");
+    expect(await page.evaluate(() => document.documentElement.dataset.navigating)).toBeUndefined();
+    expect(await marker(page)).toBe(42);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("follows a loader's redirect in the browser, and shows the not-found page with the URL kept", async () => {
     const { page, problems, documentRequests } = await open("/");
     await page.click("#to-redirect");

@@ -12,14 +12,18 @@ interface Props {
   payload: DocumentPayload;
 }
 
-/** The hydrated document, re-rendered with each state the router commits. */
+/** The hydrated document, re-rendered with each page the router commits (not for fetchers or pending navigations). */
 export function RouterRoot({ router, routes, payload }: Props) {
-  const { state } = useSyncExternalStore(router.subscribe, router.snapshot, router.snapshot);
+  const readPage = () => router.state().page;
+  const readLocation = () => router.state().location;
+  // The server rendered this same page: the same values while hydrating.
+  const page = useSyncExternalStore(router.subscribe, readPage, readPage);
+  const location = useSyncExternalStore(router.subscribe, readLocation, readLocation);
   // A route module swapped in development (Fast Refresh): its head and error component are read anew.
   useSyncExternalStore(routes.subscribe, routes.revision, routes.revision);
-  // Scroll and the end of the navigation, once the new page is on screen: after each new state.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `state` is the trigger, not an input.
-  useLayoutEffect(() => router.rendered(), [router, state]);
+  // Scroll, focus and the end of the navigation, once the new page is on screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `page` and `location` are the trigger, not inputs.
+  useLayoutEffect(() => router.rendered(), [router, page, location]);
   // Hydration has committed: tests and monitoring can tell the page is interactive.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -27,7 +31,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
   return (
     <RouterContext value={router}>
       <App
-        state={state}
+        state={page}
         modules={routes.modules}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}

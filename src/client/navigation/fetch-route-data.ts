@@ -13,44 +13,42 @@ function isDataAnswer(value: unknown, buildId: string): value is DataAnswer {
   return answer.kind === "state" && typeof answer.state === "object" && answer.state !== null;
 }
 
-/**
- * Asks the server for a page's data. Anything but a data answer from this same build (another
- * build refusing us, a proxy's error page, a login redirect) means a full page load, so that
- * old code never renders new data. A network failure rejects.
- */
-export function fetchRouteData(url: URL, buildId: string, signal?: AbortSignal, routes?: readonly string[]): Promise<RouteAnswer> {
-  return requestRouteData(url, buildId, { signal }, routes);
+/** A page's data requests, made with the environment's fetch for this build. */
+export interface RouteData {
+  /**
+   * Asks the server for a page's data. Anything but a data answer from this same build (another
+   * build refusing us, a proxy's error page, a login redirect) means a full page load, so that
+   * old code never renders new data. A network failure rejects.
+   */
+  load(url: URL, signal?: AbortSignal, routes?: readonly string[]): Promise<RouteAnswer>;
+  /**
+   * Submits a form to a page's action: the answer is the page after it (its action data and
+   * fresh loader data) or where to go. Anything else (a refusal, another build) means the
+   * browser should submit the form itself.
+   */
+  submit(url: URL, body: URLSearchParams | FormData, signal?: AbortSignal, routes?: readonly string[]): Promise<RouteAnswer>;
 }
 
-/**
- * Submits a form to a page's action: the answer is the page after it (its action data and
- * fresh loader data) or where to go. Anything else (a refusal, another build) means the
- * browser should submit the form itself.
- */
-export function submitRouteData(
-  url: URL,
-  buildId: string,
-  body: URLSearchParams | FormData,
-  signal?: AbortSignal,
-  routes?: readonly string[],
-): Promise<RouteAnswer> {
-  return requestRouteData(url, buildId, { method: "POST", body, signal }, routes);
-}
-
-// A URL, never a path resolved again: a path starting with // would read as another host.
-async function requestRouteData(url: URL, buildId: string, init: RequestInit, routes: readonly string[] | undefined): Promise<RouteAnswer> {
-  const response = await fetch(withRequestedRoutes(dataUrl(url.pathname, url.search), routes), {
-    ...init,
-    headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },
-    credentials: "same-origin",
-  });
-  const type = response.headers.get("Content-Type");
-  // Deferred values stream in the same answer: it resolves once the awaited part is read.
-  if (type?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
-    const streamed: unknown = await import("./stream-route-data").then((decoder) => decoder.readDataStream(response.body as ReadableStream<Uint8Array>));
-    return isDataAnswer(streamed, buildId) ? streamed : { kind: "reload" };
-  }
-  if (!type?.startsWith("application/json")) return { kind: "reload" };
-  const body: unknown = await response.json().catch(() => null);
-  return isDataAnswer(body, buildId) ? body : { kind: "reload" };
+export function routeData(fetch: typeof globalThis.fetch, buildId: string): RouteData {
+  // A URL, never a path resolved again: a path starting with // would read as another host.
+  const request = async (url: URL, init: RequestInit, routes: readonly string[] | undefined): Promise<RouteAnswer> => {
+    const response = await fetch(withRequestedRoutes(dataUrl(url.pathname, url.search), routes), {
+      ...init,
+      headers: { [BUILD_HEADER]: buildId, Accept: "application/json" },
+      credentials: "same-origin",
+    });
+    const type = response.headers.get("Content-Type");
+    // Deferred values stream in the same answer: it resolves once the awaited part is read.
+    if (type?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
+      const streamed: unknown = await import("./stream-route-data").then((decoder) => decoder.readDataStream(response.body as ReadableStream<Uint8Array>));
+      return isDataAnswer(streamed, buildId) ? streamed : { kind: "reload" };
+    }
+    if (!type?.startsWith("application/json")) return { kind: "reload" };
+    const body: unknown = await response.json().catch(() => null);
+    return isDataAnswer(body, buildId) ? body : { kind: "reload" };
+  };
+  return {
+    load: (url, signal, routes) => request(url, { signal }, routes),
+    submit: (url, body, signal, routes) => request(url, { method: "POST", body, signal }, routes),
+  };
 }

@@ -9,9 +9,9 @@ interface Entry {
 }
 
 /**
- * Answers fetched ahead of a click, by the router's key: path and query, the routes whose loaders
- * were asked for, and the data generation (so an answer from before an action is never used after
- * it); each is used once.
+ * Answers fetched ahead of a click, by the router's key (`prefetchKey`): path and query, the
+ * routes whose loaders were asked for, and the data generation (so an answer from before an
+ * action is never used after it); each is used once.
  */
 export class PrefetchCache {
   readonly #entries = new Map<string, Entry>();

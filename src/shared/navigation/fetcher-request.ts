@@ -7,7 +7,7 @@ export interface FetcherSubmission {
 
 /**
  * What a fetcher's request came to: data (a loader's, or the action's with the data generation
- * the page must reach, see Router.freshAsOf), a redirect the router followed, or "left" when
+ * the page must reach, see RouterState.freshAsOf), a redirect the router followed, or "left" when
  * only the browser itself could do it (another build, another origin) and the page is going.
  */
 export type FetchAnswer =

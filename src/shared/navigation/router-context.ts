@@ -1,11 +1,6 @@
-import { createContext, useContext, useSyncExternalStore } from "react";
-import type { FetchAnswer, FetcherSubmission } from "./fetcher-request";
-
-export interface NavigationState {
-  state: "idle" | "loading";
-  /** Where the pending navigation goes. */
-  location?: string;
-}
+import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
+import type { FetcherSubmission } from "./fetcher-request";
+import type { FetcherStatus, Navigation, RouterState } from "./router-state";
 
 export interface NavigateOptions {
   replace?: boolean;
@@ -25,29 +20,42 @@ export interface Router {
    */
   submit(action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback">;
   /**
-   * A fetcher's request (useFetcher): the leaf loader's data of `href`, or the answer of its
-   * action followed by a revalidation of the page; no history entry, URL or scroll change.
+   * The fetcher `key`'s request (useFetcher): the leaf loader's data of `href`, or the answer of
+   * its action followed by a revalidation of the page; no history entry, URL or scroll change.
+   * A newer request of the same key replaces an older one. Settles once its answer is in the state.
    */
-  fetch(href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer>;
-  /** How many actions (and revalidate() calls) the data on screen reflects; changes with the page's state. */
-  freshAsOf(): number;
+  fetch(key: string, href: string, submission: FetcherSubmission | undefined): Promise<void>;
+  /** A component uses the fetcher `key`; once none does, its request is aborted and its state dropped. */
+  retainFetcher(key: string): () => void;
+  state(): RouterState;
   subscribe(listener: () => void): () => void;
-  navigation(): NavigationState;
 }
 
 export const RouterContext = createContext<Router | null>(null);
 
-const IDLE: NavigationState = { state: "idle" };
+const IDLE: Navigation = { state: "idle" };
+const NO_FETCHERS: ReadonlyMap<string, FetcherStatus> = new Map();
 const noSubscription = () => () => {};
 
-/** Whether a navigation is pending, and to where: idle on the server. */
-export function useNavigation(): NavigationState {
+/** A part of the router's state, re-rendering when it changes; `fallback` on the server. */
+export function useRouterState<T>(select: (state: RouterState) => T, fallback: T): T {
   const router = useContext(RouterContext);
   return useSyncExternalStore(
     router ? router.subscribe : noSubscription,
-    router ? router.navigation : () => IDLE,
-    () => IDLE,
+    router ? () => select(router.state()) : () => fallback,
+    () => fallback,
   );
+}
+
+/** The pending navigation: idle, loading, or submitting with the form's data; idle on the server. */
+export function useNavigation(): Navigation {
+  return useRouterState((state) => state.navigation, IDLE);
+}
+
+/** The fetchers with a request under way (submitting or loading), each with its key. */
+export function useFetchers(): (FetcherStatus & { key: string })[] {
+  const fetchers = useRouterState((state) => state.fetchers, NO_FETCHERS);
+  return useMemo(() => [...fetchers].filter(([, fetcher]) => fetcher.state !== "idle").map(([key, fetcher]) => ({ ...fetcher, key })), [fetchers]);
 }
 
 /** The router, for `navigate()` from an event handler; null on the server. */

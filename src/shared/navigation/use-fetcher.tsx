@@ -1,9 +1,15 @@
-import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useId, useMemo } from "react";
 import type { RouteError } from "../routing/module";
-import type { FetchAnswer } from "./fetcher-request";
-import { useRouter } from "./router-context";
+import { type SubmitTarget, toFormData } from "./form-data";
+import { useRouter, useRouterState } from "./router-context";
+import type { FetcherState, FetcherStatus } from "./router-state";
 
-export type FetcherState = "idle" | "submitting" | "loading";
+export type { FetcherState } from "./router-state";
+
+export interface FetcherOptions {
+  /** Fetchers called with the same key share one request and its state, wherever they render. */
+  key?: string;
+}
 
 export interface SubmitOptions {
   /** "post" (default) runs the page's action; "get" loads `action` with the data as its query. */
@@ -12,7 +18,7 @@ export interface SubmitOptions {
   action?: string;
 }
 
-export type SubmitTarget = FormData | URLSearchParams | Record<string, string>;
+export type { SubmitTarget } from "./form-data";
 
 export interface FetcherFormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "children"> {
   method?: "post" | "get";
@@ -34,59 +40,23 @@ export interface Fetcher<Data = unknown> {
   Form: (props: FetcherFormProps) => ReactNode;
 }
 
-interface Status {
-  state: FetcherState;
-  data: unknown;
-  error: RouteError | undefined;
-  formData: FormData | undefined;
-  /** After an action: loading until the page's data is this fresh (see Router.freshAsOf). */
-  waitFor?: number;
-}
-
-const IDLE: Status = { state: "idle", data: undefined, error: undefined, formData: undefined };
-const noSubscription = () => () => {};
-const never = () => 0;
-
-function toFormData(target: SubmitTarget): FormData {
-  if (target instanceof FormData) return target;
-  const data = new FormData();
-  const entries = target instanceof URLSearchParams ? target.entries() : Object.entries(target);
-  for (const [name, value] of entries) data.append(name, value);
-  return data;
-}
+const IDLE: FetcherStatus = { state: "idle", data: undefined, error: undefined, formData: undefined };
 
 /**
  * A request that does not navigate: loads a page's loader data or submits to its action, with
- * its own state, data and submitted form data; many run side by side. A submission revalidates
- * the page once its action answered; a newer call of the same fetcher replaces an older one.
+ * its own state, data and submitted form data, kept in the router by the fetcher's key; many run
+ * side by side. A submission revalidates the page once its action answered; a newer call of the
+ * same fetcher replaces an older one; the last component using a key to unmount aborts its request.
  */
-export function useFetcher<Data = unknown>(): Fetcher<Data> {
+export function useFetcher<Data = unknown>(options: FetcherOptions = {}): Fetcher<Data> {
   const router = useRouter();
-  const [status, setStatus] = useState<Status>(IDLE);
-  const latest = useRef<AbortController | undefined>(undefined);
+  const ownKey = useId();
+  const key = options.key ?? ownKey;
+  useEffect(() => router?.retainFetcher(key), [router, key]);
 
   const actions = useMemo(() => {
-    const run = async (href: string, formData: FormData | undefined): Promise<void> => {
-      if (!router) return;
-      latest.current?.abort();
-      const controller = new AbortController();
-      latest.current = controller;
-      const current = () => latest.current === controller;
-      setStatus((status) => ({ ...status, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
-      let answer: FetchAnswer;
-      try {
-        answer = await router.fetch(href, formData ? { formData } : undefined, controller.signal);
-      } catch {
-        // Replaced by a newer call, or a resource route's answer could not be read.
-        if (current()) setStatus((status) => ({ ...status, state: "idle", formData: undefined, error: { message: "the request failed" } }));
-        return;
-      }
-      if (!current() || answer.kind === "left") return;
-      if (answer.kind === "redirected") return setStatus((status) => ({ ...status, state: "idle", formData: undefined }));
-      const { data, error, revalidation } = answer;
-      if (revalidation === undefined) setStatus({ state: "idle", data, error, formData: undefined });
-      else setStatus({ state: "loading", data, error, formData, waitFor: revalidation });
-    };
+    const run = (href: string, formData: FormData | undefined): Promise<void> =>
+      router ? router.fetch(key, href, formData ? { formData } : undefined) : Promise.resolve();
     const here = () => (typeof window === "undefined" ? "/" : window.location.pathname + window.location.search);
     const submit = (target: SubmitTarget, { method = "post", action }: SubmitOptions = {}): Promise<void> => {
       const formData = toFormData(target);
@@ -111,11 +81,9 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
       );
     }
     return { load: (href: string) => run(href, undefined), submit, Form };
-  }, [router]);
+  }, [router, key]);
 
-  // Read with the page's state: the fetcher turns idle in the very render that shows the fresh data.
-  const freshAsOf = useSyncExternalStore(router ? router.subscribe : noSubscription, router ? router.freshAsOf : never, never);
-  const settled = status.waitFor !== undefined && freshAsOf >= status.waitFor;
-  const { state, error, formData } = settled ? { ...status, state: "idle" as const, formData: undefined } : status;
-  return { state, data: status.data as Data | undefined, error, formData, ...actions };
+  // Read with the page's state: the fetcher turns idle in the very update that shows the fresh data.
+  const { state, data, error, formData } = useRouterState((routerState) => routerState.fetchers.get(key) ?? IDLE, IDLE);
+  return { state, data: data as Data | undefined, error, formData, ...actions };
 }

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchRouteData, submitRouteData } from "#src/client/navigation/fetch-route-data";
+import { routeData } from "#src/client/navigation/fetch-route-data";
+
+// The fetch stubbed by each test, read when called.
+const data = (buildId: string) => routeData((input, init) => fetch(input, init), buildId);
+const fetchRouteData = (url: URL, buildId: string, signal?: AbortSignal, routes?: readonly string[]) => data(buildId).load(url, signal, routes);
+const submitRouteData = (url: URL, buildId: string, body: URLSearchParams | FormData) => data(buildId).submit(url, body);
 
 const BUILD = "build-1";
 const state = { pattern: "/items/:id", matches: [], data: {} };

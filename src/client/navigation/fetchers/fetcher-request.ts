@@ -1,12 +1,14 @@
 import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
 import { navigationTarget } from "../../../shared/navigation/navigation-target";
 import type { ClientRoutes } from "../client-routes";
-import { fetchRouteData, submitRouteData } from "../fetch-route-data";
+import type { RouterEnvironment } from "../environment";
+import type { RouteAnswer, RouteData } from "../fetch-route-data";
 import { leavePage } from "./leave-page";
 
 export interface FetcherDeps {
+  env: Pick<RouterEnvironment, "location" | "fetch" | "document">;
   routes: ClientRoutes;
-  buildId: string;
+  data: RouteData;
   diagnostics: boolean;
   /** Follows a redirect as a navigation. */
   follow(location: string, from: URL): void;
@@ -22,7 +24,12 @@ function bodyOf(data: FormData): URLSearchParams | FormData {
 }
 
 /** A resource route's answer: its JSON, or its text. */
-async function resourceAnswer(url: URL, body: URLSearchParams | FormData | undefined, signal: AbortSignal): Promise<FetchAnswer & { kind: "data" }> {
+async function resourceAnswer(
+  fetch: RouterEnvironment["fetch"],
+  url: URL,
+  body: URLSearchParams | FormData | undefined,
+  signal: AbortSignal,
+): Promise<FetchAnswer & { kind: "data" }> {
   const init: RequestInit = body ? { method: "POST", body, signal } : { signal };
   const response = await fetch(url, { ...init, credentials: "same-origin" });
   const json = response.headers.get("Content-Type")?.includes("json");
@@ -41,26 +48,24 @@ export async function fetcherRequest(
   submission: FetcherSubmission | undefined,
   signal: AbortSignal,
 ): Promise<FetchAnswer> {
-  const target = navigationTarget(href, window.location.href);
-  if (target.kind !== "client") return leavePage(href, submission);
+  const target = navigationTarget(href, deps.env.location.href);
+  if (target.kind !== "client") return leavePage(deps.env, href, submission);
   const { url } = target;
   const body = submission && bodyOf(submission.formData);
   if (deps.routes.isResource(url.pathname, deps.diagnostics)) {
-    const answer = await resourceAnswer(url, body, signal);
+    const answer = await resourceAnswer(deps.env.fetch, url, body, signal);
     return body ? { ...answer, revalidation: deps.invalidate() } : answer;
   }
   const leaf = deps.routes.table.match(url.pathname, { diagnostics: deps.diagnostics })?.matches.at(-1)?.id;
-  let answer: Awaited<ReturnType<typeof fetchRouteData>>;
+  let answer: RouteAnswer;
   try {
-    answer = body
-      ? await submitRouteData(url, deps.buildId, body, signal, [])
-      : await fetchRouteData(url, deps.buildId, signal, leaf ? [leaf] : undefined);
+    answer = body ? await deps.data.submit(url, body, signal, []) : await deps.data.load(url, signal, leaf ? [leaf] : undefined);
   } catch (error) {
     // Replaced by the fetcher's newer call; or the network failed, and a page load shows what happened.
     if (signal.aborted) throw error;
-    return leavePage(href, submission);
+    return leavePage(deps.env, href, submission);
   }
-  if (answer.kind === "reload") return leavePage(href, submission);
+  if (answer.kind === "reload") return leavePage(deps.env, href, submission);
   if (answer.kind === "redirect") {
     deps.follow(answer.location, url);
     return { kind: "redirected" };

@@ -1,13 +1,18 @@
 import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
+import type { RouterEnvironment } from "../environment";
 
 /**
  * What only the browser itself can do (another build answered, the network failed, another
  * origin): a plain form submission; for a load, this page loaded again, so that old code never
  * reads new data.
  */
-export function leavePage(href: string, submission: FetcherSubmission | undefined): FetchAnswer {
+export function leavePage(
+  { location, document }: Pick<RouterEnvironment, "location" | "document">,
+  href: string,
+  submission: FetcherSubmission | undefined,
+): FetchAnswer {
   if (!submission) {
-    window.location.reload();
+    location.reload();
     return { kind: "left" };
   }
   const form = document.createElement("form");

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createClientRoutes } from "#src/client/navigation/client-routes";
+import { routeData } from "#src/client/navigation/fetch-route-data";
 import { type FetcherDeps, fetcherRequest } from "#src/client/navigation/fetchers/fetcher-request";
 import { defineApp, route } from "#src/shared/routing/config";
 import type { RouteModule } from "#src/shared/routing/module";
@@ -24,9 +25,11 @@ let followed: string[];
 let invalidations: number;
 
 function deps(): FetcherDeps {
+  const env = { location: window.location, fetch: (input, init) => fetch(input, init), document } as FetcherDeps["env"];
   return {
+    env,
     routes: createClientRoutes(config, importers),
-    buildId: BUILD,
+    data: routeData(env.fetch, BUILD),
     diagnostics: false,
     follow: (location) => followed.push(location),
     invalidate: () => ++invalidations,

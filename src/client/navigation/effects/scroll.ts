@@ -1,0 +1,21 @@
+import type { RouterEnvironment } from "../environment";
+import type { BrowserRouterState } from "../router-store";
+import { ScrollPositions } from "../scroll-positions";
+import type { RouterEffect } from "./router-effect";
+
+/** The position of the entry left is kept as the location changes; the new one's is set once it rendered. */
+export function scrollEffect(env: RouterEnvironment, initial: BrowserRouterState): RouterEffect {
+  const positions = new ScrollPositions(env);
+  let shown = initial.location;
+  return {
+    changed(next, previous) {
+      if (next.location.key !== previous.location.key) positions.save(previous.location.key);
+    },
+    rendered({ location, historyAction }) {
+      // A revalidation keeps the location: the scroll stays where the visitor is.
+      if (location === shown) return;
+      shown = location;
+      positions.restore(historyAction, location.key, location.hash);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * What the router needs of the browser, passed in rather than read from globals, so that the
+ * router runs against a fake of it in unit tests.
+ */
+export interface RouterEnvironment {
+  /** The address on screen; `assign` and `reload` leave the page (the router's one way out). */
+  location: Pick<Location, "href" | "assign" | "reload">;
+  history: Pick<History, "state" | "pushState" | "replaceState" | "scrollRestoration">;
+  /** Scroll positions by history entry, across reloads of the tab (reading it may throw). */
+  readonly sessionStorage: Pick<Storage, "getItem" | "setItem">;
+  fetch: typeof fetch;
+  /** Scrolling, `popstate` and `pagehide`. */
+  window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener">;
+  /** Hash targets, focus, the `data-navigating` flag, and a form a fetcher posts natively. */
+  document: Pick<Document, "documentElement" | "body" | "getElementById" | "querySelector" | "createElement">;
+}
+
+export function browserEnvironment(): RouterEnvironment {
+  return {
+    location: window.location,
+    history: window.history,
+    // Read when used: a sandboxed frame throws on access.
+    get sessionStorage() {
+      return window.sessionStorage;
+    },
+    // Called on window: the browser throws "Illegal invocation" for fetch detached from it.
+    fetch: (input, init) => window.fetch(input, init),
+    window,
+    document,
+  };
+}

@@ -1,0 +1,41 @@
+import { toFormData } from "../../shared/navigation/form-data";
+import { navigationTarget } from "../../shared/navigation/navigation-target";
+import type { RouteAnswer } from "./fetch-route-data";
+import { commit, followAction, IDLE } from "./navigation";
+import { PAGE } from "./requests";
+import { currentPath, idsOf, type RouterCore } from "./router-core";
+
+/**
+ * A `<Form>`'s submission to a page's action, on the page's channel: it supersedes a pending
+ * navigation and is superseded by the next. Shows the page the action answers with (the form's
+ * page, with what it returned) or follows its redirect; "fallback" when the browser must submit.
+ */
+export async function submit(core: RouterCore, action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> {
+  const target = navigationTarget(action, core.env.location.href);
+  if (target.kind !== "client") return "fallback";
+  const { url } = target;
+  const path = url.pathname + url.search;
+  const ticket = core.requests.start(PAGE);
+  const generation = core.freshness.generation;
+  const formData = toFormData(body);
+  core.store.set({ navigation: { state: "submitting", location: path, formMethod: "POST", formAction: path, formData }, revalidation: "idle" });
+  let answer: RouteAnswer;
+  try {
+    answer = await core.data.submit(url, body, ticket.signal);
+    if (!ticket.isCurrent()) return "done";
+    if (answer.kind === "redirect") {
+      await followAction(core, answer.location, url);
+      return "done";
+    }
+    if (answer.kind === "state") await core.routes.load(idsOf(answer.state));
+  } catch {
+    answer = { kind: "reload" };
+  }
+  if (!ticket.isCurrent()) return "done";
+  if (answer.kind !== "state") {
+    core.store.set({ navigation: IDLE });
+    return "fallback";
+  }
+  commit(core, answer.state, url, path === currentPath(core) ? "none" : "push", generation);
+  return "done";
+}

@@ -1,0 +1,44 @@
+import type { RouteError } from "../routing/module";
+import type { RouteState } from "../routing/route-state";
+
+/**
+ * The pending navigation: none, a page loading (a link, back or forward, a redirect being
+ * followed), or a form's submission to a page's action, with what it sends.
+ */
+export type Navigation =
+  | { state: "idle" }
+  | { state: "loading"; location: string }
+  | { state: "submitting"; location: string; formMethod: "POST"; formAction: string; formData: FormData };
+
+export type FetcherState = "idle" | "submitting" | "loading";
+
+/** One fetcher's request and its answer, by the fetcher's key. */
+export interface FetcherStatus {
+  state: FetcherState;
+  data: unknown;
+  error: RouteError | undefined;
+  formData: FormData | undefined;
+}
+
+/** The address on screen; `key` names its history entry (scroll positions are kept by it). */
+export interface RouterLocation {
+  pathname: string;
+  search: string;
+  hash: string;
+  key: string;
+}
+
+/** Everything the browser's router knows, in one value that changes as a whole. */
+export interface RouterState {
+  location: RouterLocation;
+  /** How the location on screen was reached. */
+  historyAction: "push" | "replace" | "pop";
+  /** The page on screen: its matched routes and their data. */
+  page: RouteState;
+  navigation: Navigation;
+  fetchers: ReadonlyMap<string, FetcherStatus>;
+  /** "loading" while the page's loaders run again with no navigation (after an action, revalidate()). */
+  revalidation: "idle" | "loading";
+  /** How many actions (and revalidate() calls) the data on screen reflects. */
+  freshAsOf: number;
+}
