@@ -1,4 +1,5 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { DataOf } from "../routing/inferred-data";
 import type { RouteError } from "../routing/module";
 import type { FetchAnswer } from "./fetcher-request";
 import { useRouter } from "./router-context";
@@ -59,8 +60,9 @@ function toFormData(target: SubmitTarget): FormData {
  * A request that does not navigate: loads a page's loader data or submits to its action, with
  * its own state, data and submitted form data; many run side by side. A submission revalidates
  * the page once its action answered; a newer call of the same fetcher replaces an older one.
+ * `useFetcher<typeof action>()` (or `typeof load`) infers its data from the route's function.
  */
-export function useFetcher<Data = unknown>(): Fetcher<Data> {
+export function useFetcher<Source = unknown>(): Fetcher<DataOf<Source>> {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(IDLE);
   const latest = useRef<AbortController | undefined>(undefined);
@@ -117,5 +119,5 @@ export function useFetcher<Data = unknown>(): Fetcher<Data> {
   const freshAsOf = useSyncExternalStore(router ? router.subscribe : noSubscription, router ? router.freshAsOf : never, never);
   const settled = status.waitFor !== undefined && freshAsOf >= status.waitFor;
   const { state, error, formData } = settled ? { ...status, state: "idle" as const, formData: undefined } : status;
-  return { state, data: status.data as Data | undefined, error, formData, ...actions };
+  return { state, data: status.data as DataOf<Source> | undefined, error, formData, ...actions };
 }
