@@ -5,7 +5,7 @@ import { defineApp, index, route } from "#outpost";
  * loader lives beside it in `X.server.ts`, which only the server ever loads; a `.server.ts` file
  * named here itself is a resource route (JSON, files, webhooks: no page).
  */
-export default defineApp({
+const app = defineApp({
   root: "root/RootLayout.tsx",
   notFound: "not-found/NotFoundPage.tsx",
   routes: [
@@ -39,3 +39,12 @@ export default defineApp({
     ),
   ],
 });
+
+export default app;
+
+// The table's patterns, known to the compiler: typed params, `href()` and the route types.
+declare module "#outpost" {
+  interface Register {
+    app: typeof app;
+  }
+}

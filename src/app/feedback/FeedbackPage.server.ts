@@ -2,13 +2,13 @@ import { type ActionContext, actionData, FEEDBACK_SENT_PATH, type FeedbackAction
 
 const EVENT_ID = /^[0-9a-f]{32}$/;
 
-export function load({ url }: LoaderContext) {
+export function load({ url }: LoaderContext<"/feedback">) {
   const eventId = url.searchParams.get("eventId")?.toLowerCase() ?? "";
   return { sent: url.searchParams.get("sent") === "1", eventId: EVENT_ID.test(eventId) ? eventId : "" };
 }
 
 /** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed. */
-export async function action({ body, clientIp, services }: ActionContext) {
+export async function action({ body, clientIp, services }: ActionContext<"/feedback">) {
   const submission = await services.feedback.submit(body, clientIp);
   switch (submission.status) {
     case "sent":

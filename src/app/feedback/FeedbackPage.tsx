@@ -1,18 +1,18 @@
-import { type FeedbackActionData, type HeadTags, Link, type LoaderData, type PageProps, useActionData } from "#outpost";
+import { type HeadTags, href, Link, type PageProps, useActionData } from "#outpost";
 import { FeedbackForm } from "./FeedbackForm";
-import type { load } from "./FeedbackPage.server";
+import type { action, load } from "./FeedbackPage.server";
 
 export const head = (): HeadTags => ({ title: "Feedback · Outpost" });
 
 /** /feedback: the form, its answer with what went wrong, and the thanks once it was sent. */
-export default function FeedbackPage({ data }: PageProps<LoaderData<typeof load>>) {
-  const answer = useActionData<FeedbackActionData>();
+export default function FeedbackPage({ data }: PageProps<"/feedback", typeof load>) {
+  const answer = useActionData<typeof action>();
   if (data.sent) {
     return (
       <section aria-labelledby="feedback-title">
         <h1 id="feedback-title">Feedback</h1>
         <p id="feedback-sent">
-          Thank you: your feedback was sent. <Link href="/">Back to the home page</Link>.
+          Thank you: your feedback was sent. <Link href={href("/")}>Back to the home page</Link>.
         </p>
       </section>
     );

@@ -1,8 +1,8 @@
-import type { LoaderData, PageProps } from "#outpost";
+import type { PageProps } from "#outpost";
 import { useState } from "react";
 import type { load } from "./HomePage.server";
 
-export default function HomePage({ data }: PageProps<LoaderData<typeof load>>) {
+export default function HomePage({ data }: PageProps<"/", typeof load>) {
   const [count, setCount] = useState(0);
   return (
     <section aria-labelledby="home-title">

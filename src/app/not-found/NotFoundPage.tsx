@@ -1,4 +1,4 @@
-import { type HeadTags, Link } from "#outpost";
+import { type HeadTags, href, Link } from "#outpost";
 
 export const head = (): HeadTags => ({ title: "Page not found · Outpost" });
 
@@ -7,7 +7,7 @@ export default function NotFoundPage() {
     <section aria-labelledby="not-found-title">
       <h1 id="not-found-title">Page not found</h1>
       <p>
-        There is nothing at this address. <Link href="/">Go to the home page</Link>.
+        There is nothing at this address. <Link href={href("/")}>Go to the home page</Link>.
       </p>
     </section>
   );

@@ -1,4 +1,4 @@
-import { type ErrorBoundaryProps, Link } from "#outpost";
+import { type ErrorBoundaryProps, href, Link } from "#outpost";
 import { LazyFeedbackForm } from "../feedback/LazyFeedbackForm";
 
 const TITLES: Record<number, string> = { 401: "Please sign in", 403: "Not allowed", 404: "Not found", 429: "Too many requests" };
@@ -17,7 +17,7 @@ export function ErrorPage({ error }: ErrorBoundaryProps) {
         <h1 id="error-title">{TITLES[error.status] ?? "The page could not be shown"}</h1>
         <p>{reasonOf(error.data) ?? "This page is not available to you."}</p>
         <p>
-          <Link href="/">Go to the home page</Link>
+          <Link href={href("/")}>Go to the home page</Link>
         </p>
       </section>
     );
@@ -26,7 +26,7 @@ export function ErrorPage({ error }: ErrorBoundaryProps) {
     <section aria-labelledby="error-title">
       <h1 id="error-title">Something went wrong</h1>
       <p>
-        The page could not be shown. Please try again later, or <Link href="/">go to the home page</Link>.
+        The page could not be shown. Please try again later, or <Link href={href("/")}>go to the home page</Link>.
       </p>
       {error.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
       <h2>Tell us what happened</h2>

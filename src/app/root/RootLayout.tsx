@@ -1,4 +1,4 @@
-import { type HeadTags, Link, NavigationProgress, Outlet } from "#outpost";
+import { type HeadTags, href, Link, NavigationProgress, Outlet } from "#outpost";
 import "../styles.css";
 
 export { ErrorPage as ErrorBoundary } from "./ErrorPage";
@@ -18,10 +18,10 @@ export default function RootLayout() {
         {/* Inside a landmark, like all content: assistive technology finds it in the banner. */}
         <NavigationProgress />
         <nav aria-label="Site">
-          <Link href="/" className="brand">
+          <Link href={href("/")} className="brand">
             Outpost
           </Link>
-          <Link href="/feedback">Feedback</Link>
+          <Link href={href("/feedback")}>Feedback</Link>
         </nav>
       </header>
       <main id="main">

@@ -1,4 +1,5 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useId, useMemo } from "react";
+import type { DataOf } from "../routing/inferred-data";
 import type { RouteError } from "../routing/module";
 import { type SubmitTarget, toFormData } from "./form-data";
 import { useRouter, useRouterState } from "./router-context";
@@ -47,8 +48,9 @@ const IDLE: FetcherStatus = { state: "idle", data: undefined, error: undefined, 
  * its own state, data and submitted form data, kept in the router by the fetcher's key; many run
  * side by side. A submission revalidates the page once its action answered; a newer call of the
  * same fetcher replaces an older one; the last component using a key to unmount aborts its request.
+ * `useFetcher<typeof action>()` (or `typeof load`) infers its data from the route's function.
  */
-export function useFetcher<Data = unknown>(options: FetcherOptions = {}): Fetcher<Data> {
+export function useFetcher<Source = unknown>(options: FetcherOptions = {}): Fetcher<DataOf<Source>> {
   const router = useRouter();
   const ownKey = useId();
   const key = options.key ?? ownKey;
@@ -85,5 +87,5 @@ export function useFetcher<Data = unknown>(options: FetcherOptions = {}): Fetche
 
   // Read with the page's state: the fetcher turns idle in the very update that shows the fresh data.
   const { state, data, error, formData } = useRouterState((routerState) => routerState.fetchers.get(key) ?? IDLE, IDLE);
-  return { state, data: data as Data | undefined, error, formData, ...actions };
+  return { state, data: data as DataOf<Source> | undefined, error, formData, ...actions };
 }

@@ -13,7 +13,7 @@ export interface RouteConfig {
   file: string;
   /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it. */
   diagnostic?: boolean;
-  children?: RouteConfig[];
+  children?: readonly RouteConfig[];
 }
 
 export interface AppConfig {
@@ -21,23 +21,33 @@ export interface AppConfig {
   root: string;
   /** Rendered in the root layout for unmatched paths and loaders that throw notFound(). */
   notFound: string;
-  routes: RouteConfig[];
+  routes: readonly RouteConfig[];
 }
 
-export function defineApp(config: AppConfig): AppConfig {
+/** A route entry whose pattern and children stay literal types, so the table's patterns are known to the compiler. */
+export type TypedRoute<Path extends string, Children extends readonly RouteConfig[]> = RouteConfig & {
+  path: Path;
+  children?: Children;
+};
+
+/** An index route: it renders at its parent's own pattern. */
+export type IndexRoute = RouteConfig & { index: true };
+
+/** The table, its literal types kept for typed params and links (see routing/register.ts). */
+export function defineApp<const Config extends AppConfig>(config: Config): Config {
   return config;
 }
 
-export function route(
-  path: string,
+export function route<const Path extends string, const Children extends readonly RouteConfig[] = []>(
+  path: Path,
   file: string,
-  children?: RouteConfig[],
+  children?: Children,
   options: Pick<RouteConfig, "diagnostic"> = {},
-): RouteConfig {
+): TypedRoute<Path, Children> {
   return { path, file, ...options, ...(children ? { children } : {}) };
 }
 
-export function index(file: string): RouteConfig {
+export function index(file: string): IndexRoute {
   return { index: true, file };
 }
 
@@ -49,7 +59,7 @@ export function routeId(file: string): string {
 /** Every module file the table names, root and not-found page first. */
 export function routeFiles(config: AppConfig): string[] {
   const files = [config.root, config.notFound];
-  const visit = (routes: RouteConfig[]) => {
+  const visit = (routes: readonly RouteConfig[]) => {
     for (const entry of routes) {
       files.push(entry.file);
       if (entry.children) visit(entry.children);

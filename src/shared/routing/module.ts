@@ -1,5 +1,7 @@
 import type { ComponentType } from "react";
 import type { Params } from "./match";
+import type { DataOf } from "./inferred-data";
+import type { ParamsOf, RoutePattern } from "./register";
 import type { RequestContext } from "./request";
 
 /** What a route's `shouldRevalidate` export is asked with, as React Router's. */
@@ -16,11 +18,27 @@ export interface ShouldRevalidateArgs {
 
 export type { ActionServices } from "./request";
 
-/** What a page or layout component receives. `PageProps<LoaderData<typeof load>>` types it from the loader. */
-export interface PageProps<Data = unknown> {
-  data: Data;
-  params: Params;
-}
+/** A literal `/…` type names a pattern of the registered table (any other type is the older form's data); else a message naming it. */
+type PatternCheck<First> = First extends `/${string}`
+  ? string extends First
+    ? unknown
+    : First extends RoutePattern
+      ? unknown
+      : `unknown route pattern: ${First}`
+  : unknown;
+
+/**
+ * What a page or layout component receives: `PageProps<"/notes/:id", typeof load>` types its
+ * params by its full pattern and its data by its loader (an unknown pattern is a type error
+ * naming it). `PageProps<Data>` (data, loose params) stays for modules outside the table.
+ */
+export type PageProps<First = unknown, Load extends PatternCheck<First> = PatternCheck<First> & undefined> = First extends `/${string}`
+  ? string extends First
+    ? { data: First; params: Params }
+    : First extends RoutePattern
+      ? { data: Load extends undefined ? unknown : DataOf<Load>; params: ParamsOf<First> }
+      : { data: unknown; params: PatternCheck<First> }
+  : { data: First; params: Params };
 
 export type LoaderData<Load extends (...args: never[]) => unknown> = Awaited<ReturnType<Load>>;
 
@@ -81,17 +99,23 @@ export interface RouteModule {
   shouldRevalidate?: (args: ShouldRevalidateArgs) => boolean;
 }
 
-/** What a loader sees: the request (see RequestContext), framework-neutral, so route code stays free of Koa. */
-export type LoaderContext = RequestContext;
+/**
+ * What a loader sees: the request (see RequestContext), framework-neutral, so route code stays
+ * free of Koa. `LoaderContext<"/notes/:id">` types `params` by the route's full pattern.
+ */
+export type LoaderContext<Pattern extends RoutePattern = never> = RequestContext<ParamsOf<Pattern>>;
 
 /** What an action sees: the same context as a loader, with the parsed body. */
-export type ActionContext = RequestContext;
+export type ActionContext<Pattern extends RoutePattern = never> = RequestContext<ParamsOf<Pattern>>;
 
 /**
  * Runs before any loader of the chain, root to leaf, one after another: it may throw `redirect()`
  * or `httpError()`, or put values on `values` for the loaders and actions below.
  */
-export type RouteMiddleware = (context: RequestContext) => void | Promise<void>;
+export type RouteMiddleware<Pattern extends RoutePattern = never> = {
+  // Method syntax (bivariant): a middleware typed for its route's params still fits the table's erased lists.
+  run(context: RequestContext<ParamsOf<Pattern>>): void | Promise<void>;
+}["run"];
 
 /** Response headers a route adds to its document, or a function of its loader data. */
 export type RouteHeaders = Record<string, string> | ((args: { data: unknown; params: Params }) => Record<string, string>);
@@ -111,12 +135,13 @@ export interface UploadLimits {
  */
 export interface ServerRouteModule {
   /** Runs on the server only; its result must be JSON-serialisable (it is sent to the browser). */
-  load?: (context: LoaderContext) => unknown;
+  // Method syntax: a loader typed for its own pattern's params is still a loader of the table.
+  load?(context: LoaderContext): unknown;
   /**
    * Runs for a POST to the page: throws `redirect()` (answered 303, post/redirect/get) or
    * `notFound()`, or returns data (or `actionData(data, { status })`) to render the page with.
    */
-  action?: (context: ActionContext) => unknown;
+  action?(context: ActionContext): unknown;
   uploads?: UploadLimits;
   /** A resource route's methods for its action; POST, PUT, PATCH and DELETE when absent. */
   actionMethods?: readonly string[];

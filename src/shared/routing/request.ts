@@ -81,8 +81,9 @@ export interface ResponseControl {
  * What middleware, loaders and actions see of the request, one shape for all. Every field works
  * destructured (`({ header, cookies, session }) => …`): functions are bound, values are getters.
  */
-export interface RequestContext {
-  params: Params;
+export interface RequestContext<RouteParams extends Readonly<Params> = Params> {
+  /** The matched route's params; typed by its pattern in `LoaderContext<"/notes/:id">`. */
+  params: RouteParams;
   url: URL;
   method: string;
   /** A request header, in any case; "" when absent. */

@@ -46,6 +46,22 @@ describe("the route table", () => {
     expect(match("/items/old")?.pattern).toBe("/items/:id");
   });
 
+  it("ranks a static segment above a parameter above a splat, in either declaration order", () => {
+    const notes = (routes: ReturnType<typeof route>[]) =>
+      new RouteTable(defineApp({ root: "Root.tsx", notFound: "NotFound.tsx", routes: [route("notes", "Notes.tsx", routes)] }));
+    const paramFirst = [route("*", "Rest.tsx"), route(":id", "Note.tsx"), route(":id/:tab", "Tab.tsx"), route("new", "New.tsx"), route("new/:draft", "Draft.tsx")];
+    for (const order of [paramFirst, [...paramFirst].reverse()]) {
+      const table = notes(order);
+      const pattern = (path: string) => table.match(path, { diagnostics: false })?.pattern;
+      expect(pattern("/notes/new")).toBe("/notes/new");
+      expect(pattern("/notes/new/")).toBe("/notes/new");
+      expect(pattern("/notes/7")).toBe("/notes/:id");
+      expect(pattern("/notes/new/a")).toBe("/notes/new/:draft");
+      expect(pattern("/notes/7/a")).toBe("/notes/:id/:tab");
+      expect(pattern("/notes/7/a/b")).toBe("/notes/*");
+    }
+  });
+
   it("decodes parameters and collects the rest after *", () => {
     expect(match("/items/a%20b")?.matches[0]?.params).toEqual({ id: "a b" });
     expect(match("/files/docs/read%20me.txt")?.matches[0]?.params).toEqual({ "*": "docs/read me.txt" });

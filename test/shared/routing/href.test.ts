@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { href } from "#src/shared/routing/href";
+
+describe("href()", () => {
+  it("gives a static pattern as it is, the root as /", () => {
+    expect(href("/type-tests/notes")).toBe("/type-tests/notes");
+    expect(href("/")).toBe("/");
+  });
+
+  it("puts each param in its segment, percent-encoded, numbers as they print", () => {
+    expect(href("/type-tests/notes/:id", { id: 7 })).toBe("/type-tests/notes/7");
+    expect(href("/type-tests/notes/:id", { id: "a b/c?d#e%" })).toBe("/type-tests/notes/a%20b%2Fc%3Fd%23e%25");
+    expect(href("/type-tests/notes/:id/comments/:commentId", { id: "é", commentId: 2 })).toBe("/type-tests/notes/%C3%A9/comments/2");
+  });
+
+  it("keeps a splat's slashes and encodes its parts; an empty splat ends at the prefix", () => {
+    expect(href("/type-tests/files/*", { "*": "docs/a b.txt" })).toBe("/type-tests/files/docs/a%20b.txt");
+    expect(href("/type-tests/files/*", { "*": "/docs//x/" })).toBe("/type-tests/files/docs/x");
+    expect(href("/type-tests/files/*", { "*": "" })).toBe("/type-tests/files");
+  });
+
+  it("throws a TypeError naming the pattern and the param when a value is missing or empty", () => {
+    const loose = href as (pattern: string, params?: Record<string, string>) => string;
+    expect(() => loose("/type-tests/notes/:id")).toThrow(new TypeError('href("/type-tests/notes/:id") needs a value for :id'));
+    expect(() => loose("/type-tests/notes/:id", { id: "" })).toThrow(/needs a value for :id/);
+  });
+});

@@ -1,0 +1,33 @@
+import { type HrefParams, href, redirect } from "#outpost";
+import { type Equal, expectType } from "./assert";
+import "./type-test-table";
+
+// A pattern without params takes none; with params, each one, strings or numbers.
+expectType<Equal<ReturnType<typeof href>, string>>(true);
+export const list = (): string => href("/type-tests/notes");
+export const note = (): string => href("/type-tests/notes/:id", { id: 7 });
+export const comment = (): string => href("/type-tests/notes/:id/comments/:commentId", { id: "a", commentId: 2 });
+export const file = (): string => href("/type-tests/files/*", { "*": "a/b.txt" });
+expectType<Equal<HrefParams<"/type-tests/notes/:id">, { readonly id: string | number }>>(true);
+
+// What href() returns goes wherever a URL string does.
+export const moved = (): never => redirect(href("/type-tests/notes/:id", { id: 1 }), 303);
+
+// @ts-expect-error -- Argument of type '"/type-tests/note/:id"' is not assignable to parameter of type '"/" | … | "/type-tests/notes/:id" | …'
+export const unknownPattern = (): string => href("/type-tests/note/:id", { id: 1 });
+
+// A layout alone is no page to link to.
+// @ts-expect-error -- "/type-tests/notes/:id/comments" is not a pattern of the table
+export const layoutOnly = (): string => href("/type-tests/notes/:id/comments", { id: 1 });
+
+// @ts-expect-error -- Property 'id' is missing in type '{}' but required in type 'HrefParams<"/type-tests/notes/:id">'
+export const missingParam = (): string => href("/type-tests/notes/:id", {});
+
+// @ts-expect-error -- Expected 2 arguments, but got 1
+export const noParams = (): string => href("/type-tests/notes/:id");
+
+// @ts-expect-error -- Object literal may only specify known properties, and 'slug' does not exist in type 'HrefParams<"/type-tests/notes/:id">'
+export const extraParam = (): string => href("/type-tests/notes/:id", { id: 1, slug: "x" });
+
+// @ts-expect-error -- Type 'string' is not assignable to type '"/type-tests/notes takes no params"'
+export const paramOnStatic = (): string => href("/type-tests/notes", { id: "1" });

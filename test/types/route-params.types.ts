@@ -1,0 +1,42 @@
+import type { ActionContext, LoaderContext, PagePattern, PageProps, RouteMiddleware, RoutePattern } from "#outpost";
+import type { Params } from "#src/shared/routing/match";
+import { type Equal, expectType } from "./assert";
+import "./type-test-table";
+
+// Typed params: a route's full pattern gives its params, parents' included; a splat is "*".
+expectType<Equal<LoaderContext<"/type-tests/notes/:id">["params"], { readonly id: string }>>(true);
+expectType<Equal<ActionContext<"/type-tests/notes/:id/comments/:commentId">["params"], { readonly id: string; readonly commentId: string }>>(true);
+expectType<Equal<PageProps<"/type-tests/files/*">["params"], { readonly "*": string }>>(true);
+expectType<Equal<keyof PageProps<"/type-tests/notes/new">["params"], never>>(true);
+expectType<Equal<Parameters<RouteMiddleware<"/type-tests/notes/:id">>[0]["params"], { readonly id: string }>>(true);
+
+// Layouts are patterns of the table; only pages are link targets.
+expectType<"/type-tests/notes/:id" extends RoutePattern ? true : false>(true);
+expectType<"/type-tests/notes/:id" extends PagePattern ? true : false>(true);
+expectType<"/type-tests/notes/:id/comments/:commentId" extends PagePattern ? true : false>(true);
+expectType<Equal<Extract<"/type-tests/notes" | "/type-tests/files/*", PagePattern>, "/type-tests/notes" | "/type-tests/files/*">>(true);
+
+// The older forms stay loose: data only, params as a record.
+expectType<Equal<PageProps<{ a: number }>, { data: { a: number }; params: Params }>>(true);
+expectType<Equal<LoaderContext["params"], Params>>(true);
+
+// A page reads its params with no cast.
+export const loader = ({ params }: LoaderContext<"/type-tests/notes/:id">): string => params.id;
+
+// A param the route does not have.
+// @ts-expect-error -- "/type-tests/notes/:id" has no :slug
+export const wrongParam = ({ params }: LoaderContext<"/type-tests/notes/:id">): string => params.slug;
+
+// A layout sees its own and its parents' params, not its children's.
+// @ts-expect-error -- :commentId belongs to a child of "/type-tests/notes/:id"
+export const childParam = ({ params }: PageProps<"/type-tests/notes/:id">): string => params.commentId;
+
+// A pattern the table does not have.
+// @ts-expect-error -- Type '"/type-tests/note/:id"' does not satisfy the constraint '… "/type-tests/notes/:id" …'
+export type UnknownLoaderPattern = LoaderContext<"/type-tests/note/:id">;
+
+// @ts-expect-error -- Type '() => …' does not satisfy the constraint '"unknown route pattern: /type-tests/note/:id"'
+export type UnknownPagePattern = PageProps<"/type-tests/note/:id", () => { id: string }>;
+
+// @ts-expect-error -- Property 'id' does not exist on type '"unknown route pattern: /type-tests/note/:id"'
+export const unknownPageParams = ({ params }: PageProps<"/type-tests/note/:id">): string => params.id;

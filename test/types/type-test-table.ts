@@ -1,0 +1,25 @@
+import { defineApp, index, route } from "#outpost";
+
+/**
+ * A route table for the type tests only (never served; its files need not exist): params, a
+ * splat, nested layouts and a static sibling of a param. Its patterns sit under /type-tests so
+ * that, pooled with the app's, they cannot pass for a product page.
+ */
+export const typeTestTable = defineApp({
+  root: "Root.tsx",
+  notFound: "NotFound.tsx",
+  routes: [
+    route("type-tests/notes", "NotesLayout.tsx", [
+      index("NoteList.tsx"),
+      route("new", "NewNote.tsx"),
+      route(":id", "NoteLayout.tsx", [index("Note.tsx"), route("comments/:commentId", "Comment.tsx")]),
+    ]),
+    route("type-tests/files/*", "Files.tsx"),
+  ],
+});
+
+declare module "#outpost" {
+  interface Register {
+    typeTests: typeof typeTestTable;
+  }
+}
