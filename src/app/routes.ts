@@ -8,6 +8,8 @@ import { defineApp, index, route } from "#outpost";
 export default defineApp({
   root: "root/RootLayout.tsx",
   notFound: "not-found/NotFoundPage.tsx",
+  // The platform's last-resort error page offers it too ("Tell us what happened").
+  feedbackPage: "/feedback",
   routes: [
     index("home/HomePage.tsx"),
     route("feedback", "feedback/FeedbackPage.tsx"),

@@ -1,6 +1,7 @@
-import { type FeedbackActionData, type HeadTags, Link, type LoaderData, type PageProps, useActionData } from "#outpost";
+import { type HeadTags, Link, type LoaderData, type PageProps, useActionData } from "#outpost";
 import { FeedbackForm } from "./FeedbackForm";
 import type { load } from "./FeedbackPage.server";
+import type { FeedbackActionData } from "./fields";
 
 export const head = (): HeadTags => ({ title: "Feedback · Outpost" });
 

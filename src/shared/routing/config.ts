@@ -21,6 +21,11 @@ export interface AppConfig {
   root: string;
   /** Rendered in the root layout for unmatched paths and loaders that throw notFound(). */
   notFound: string;
+  /**
+   * The path of the app's own feedback page (`"/feedback"`), if it has one: the platform's error
+   * pages then offer it ("Tell us what happened", with the event id), and `useFeedbackPage()` names it.
+   */
+  feedbackPage?: string;
   routes: RouteConfig[];
 }
 

@@ -11,7 +11,7 @@ const config: RuntimeConfig = {
   release: "</script><script>alert(1)</script>",
   tracesSampleRate: 0,
   diagnostics: false,
-  feedback: true,
+  feedbackPage: { path: "/feedback", available: true },
   favicon: true,
 };
 

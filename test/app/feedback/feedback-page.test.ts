@@ -71,8 +71,9 @@ describe("POST /feedback", () => {
     expect((await post("/feedback", "message=hi", { "content-type": "text/plain" })).status).toBe(415);
   });
 
-  it("answers 429 with Retry-After past 5 submissions a minute from one client", async () => {
+  it("answers 429 with Retry-After past 5 submissions a minute from one client; invalid ones do not count", async () => {
     await start();
+    for (let i = 0; i < 3; i++) expect((await post("/feedback", { message: " " })).status).toBe(422);
     for (let i = 0; i < 5; i++) expect((await post("/feedback", { message: `#${i}` })).status).toBe(303);
     const limited = await post("/feedback", { message: "one more" });
     expect(limited.status).toBe(429);
