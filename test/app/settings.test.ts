@@ -5,21 +5,21 @@ import { startTestApp, type TestApp } from "../support/test-app";
 let french: TestApp;
 let plain: TestApp;
 beforeAll(async () => {
-  french = await startTestApp({ GREETING: "Bonjour", ENABLE_DIAGNOSTIC_ROUTES: "true" });
-  plain = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
+  french = await startTestApp({ GREETING: "Bonjour" });
+  plain = await startTestApp();
 });
 afterAll(async () => {
   await french.close();
   await plain.close();
 });
 
-/** The greeting the session page's loader read from `settings.get()`, through a data request. */
+/** The greeting the home page's loader read from `settings.get()`, through a data request. */
 async function greeting(app: TestApp): Promise<string | undefined> {
-  const response = await fetch(`${app.url}/__data/diagnostics/session`, {
+  const response = await fetch(`${app.url}/__data`, {
     headers: { "X-Outpost-Build": app.deps.assets.manifest.buildId },
   });
   const { state } = (await response.json()) as { state: { data: Record<string, { greeting?: string }> } };
-  return state.data["diagnostics/SessionPage"]?.greeting;
+  return state.data["home/HomePage"]?.greeting;
 }
 
 it("gives each app the settings it was started with, in one process", async () => {

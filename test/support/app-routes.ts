@@ -1,4 +1,5 @@
 import appConfig from "#src/app/routes";
+import { withDiagnostics } from "#src/diagnostics/routes";
 import type { AppConfig, RouteConfig } from "#src/shared/routing/config";
 import { type AppRoutes, type AppServerModule, createAppRoutes, type LoadedRouteFile } from "#src/server/routing/app-routes";
 // @ts-expect-error: a build script in plain JavaScript, without types
@@ -20,9 +21,10 @@ interface RouteModuleFile {
 export async function loadAppRoutes(
   extra: { routes: RouteConfig[]; files: Record<string, LoadedRouteFile>; app?: AppServerModule } = { routes: [], files: {} },
 ): Promise<AppRoutes> {
-  const config: AppConfig = { ...appConfig, routes: [...appConfig.routes, ...extra.routes] };
+  const mounted = withDiagnostics(appConfig);
+  const config: AppConfig = { ...mounted, routes: [...mounted.routes, ...extra.routes] };
   const files: Record<string, LoadedRouteFile> = { ...extra.files };
-  for (const { file, absolute, resource, serverHalf } of routeModules(ROOT, "src/app", appConfig) as RouteModuleFile[]) {
+  for (const { file, absolute, resource, serverHalf } of routeModules(ROOT, "src/app", mounted) as RouteModuleFile[]) {
     if (resource) files[file] = { server: await import(absolute) };
     else files[file] = { module: await import(absolute), ...(serverHalf ? { server: await import(serverHalf) } : {}) };
   }

@@ -11,8 +11,13 @@ export interface RouteConfig {
   index?: boolean;
   /** The route module, relative to the app folder: `home/HomePage.tsx`. */
   file: string;
-  /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it. */
+  /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it (the platform's diagnostics). */
   diagnostic?: boolean;
+  /**
+   * The folder, from the project root, that this route's file and those below it are named from;
+   * the app's folder when absent. The platform's diagnostics (src/diagnostics/) set it.
+   */
+  folder?: string;
   children?: RouteConfig[];
 }
 
