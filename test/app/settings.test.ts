@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { settings as shippedSettings } from "#src/app/app.server";
+import { loadAppSettings } from "#src/server/config/env.server";
+import { defineSettings } from "#src/shared/routing/settings";
+import { startProductApp } from "../support/product-app";
+import type { TestApp } from "../support/test-app";
 
 // Each app started in a test reads its own settings (src/app/app.server.ts): here GREETING.
 let french: TestApp;
 let plain: TestApp;
 beforeAll(async () => {
-  french = await startTestApp({ GREETING: "Bonjour" });
-  plain = await startTestApp();
+  french = await startProductApp({ GREETING: "Bonjour" });
+  plain = await startProductApp();
 });
 afterAll(async () => {
   await french.close();
@@ -25,4 +29,10 @@ async function greeting(app: TestApp): Promise<string | undefined> {
 it("gives each app the settings it was started with, in one process", async () => {
   expect(await greeting(french)).toBe("Bonjour");
   expect(await greeting(plain)).toBe("Hello");
+});
+
+it("are what the shipped app declares beside its route table, with defaults", () => {
+  const fresh = defineSettings(shippedSettings.schema);
+  loadAppSettings(fresh, {});
+  expect(fresh.get()).toEqual({ GREETING: "Hello" });
 });

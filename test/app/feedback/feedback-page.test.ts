@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RequestRecord } from "#src/server/http/request-log";
 import { recordingMonitoring } from "../../support/fake-monitoring";
 import { until } from "../../support/raw-http";
-import { startTestApp, type TestApp } from "../../support/test-app";
+import { startProductApp } from "../../support/product-app";
+import type { TestApp } from "../../support/test-app";
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -16,7 +17,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 async function start(options: { reporting?: boolean; env?: Record<string, string> } = {}) {
   const recorded = recordingMonitoring();
   const records: RequestRecord[] = [];
-  app = await startTestApp(
+  app = await startProductApp(
     { ENABLE_DIAGNOSTIC_ROUTES: "true", ...options.env },
     { ...(options.reporting === false ? {} : { monitoring: recorded.monitoring }), observeRequest: (record) => records.push(record) },
   );

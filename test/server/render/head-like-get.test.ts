@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import appConfig from "#src/app/routes";
 import { withDiagnostics } from "#src/diagnostics/routes";
+import appConfig from "../../fixtures/app/routes";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route, type RouteConfig } from "#src/shared/routing/config";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";

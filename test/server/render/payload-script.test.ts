@@ -18,8 +18,8 @@ const config: RuntimeConfig = {
 it("is byte for byte the whole payload serialized, with its fields in order", () => {
   const state: RouteState = {
     pattern: "/",
-    matches: [{ id: "root/RootLayout", params: {} }],
-    data: { "root/RootLayout": { text: "<&>" } },
+    matches: [{ id: "Layout", params: {} }],
+    data: { "Layout": { text: "<&>" } },
     error: undefined,
     actionData: undefined,
     styles: ["/a.css"],
