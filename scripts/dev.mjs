@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
+import { DIAGNOSTICS_ROUTES } from "./build/app-routes.mjs";
 import { APP_DIR, ROOT } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
 import { devServer } from "./dev/server.mjs";
@@ -78,7 +79,7 @@ const modules = {
   isBoundary: refresh.isBoundary,
   otherExports: refresh.otherExports,
   routeIdOf: (file) => routeIds.get(file),
-  routeTable: `${APP_DIR}/routes.ts`,
+  routeTables: [`${APP_DIR}/routes.ts`, DIAGNOSTICS_ROUTES],
 };
 const hot = hotUpdates({ outDir, modules, server });
 const watcher = watchFolders(ROOT, onChange);

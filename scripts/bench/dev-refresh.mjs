@@ -18,7 +18,7 @@ export const REFRESHED_PAGES = [
   { name: "home page (component only)", file: PAGE, url: "/", selector: "#home-title", text: "Welcome to Outpost", title: false },
   {
     name: "page exporting head (text and title)",
-    file: path.join(ROOT, "src/app/diagnostics/ClientErrorPage.tsx"),
+    file: path.join(ROOT, "src/diagnostics/ClientErrorPage.tsx"),
     url: "/diagnostics/client-error",
     selector: "#client-error-title",
     text: "Client error diagnostic",

@@ -27,7 +27,7 @@ export async function pageDocument(manifest, pathname) {
     release: manifest.buildId,
     tracesSampleRate: 0,
     diagnostics: false,
-    feedback: false,
+    feedbackPage: appRoutes.table.feedbackPage ? { path: appRoutes.table.feedbackPage, available: false } : null,
     favicon: false,
   };
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };

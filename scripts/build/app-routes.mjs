@@ -1,5 +1,6 @@
-// The app's route table (src/app/routes.ts) names its route modules as files. This plugin turns
-// it into the virtual modules the two builds import:
+// The app's route table (src/app/routes.ts) names its route modules as files; the platform mounts
+// its diagnostics (src/diagnostics/routes.ts, files named from src/) beside them. This plugin
+// turns the two into the virtual modules the two builds import:
 // - `outpost:server-routes` (server build): every route module and its server-only half
 //   (`X.server.ts` beside `X.tsx`), imported statically and joined by createAppRoutes;
 // - `outpost:client-routes` (client build): each route module behind a dynamic import, so each
@@ -14,11 +15,36 @@ const NAMESPACE = "outpost-routes";
 const SERVER_ONLY = /\.server(\.[cm]?[jt]sx?)?$/;
 const SERVER_HALF_EXTENSIONS = [".ts", ".tsx"];
 
-/** Evaluates the route table (TypeScript) at build time. */
+/** The platform's diagnostics: the route table fragment mounted into every app's (withDiagnostics). */
+export const DIAGNOSTICS_ROUTES = "src/diagnostics/routes.ts";
+
+/**
+ * The route id of a project-relative source file (`src/app/home/HomePage.tsx` → `home/HomePage`,
+ * `src/diagnostics/FormPage.tsx` → `diagnostics/FormPage`), or undefined for a file of neither folder.
+ */
+export function routeIdOfSource(appDir, source) {
+  const appPrefix = `${appDir.replace(/\/+$/, "")}/`;
+  const diagnosticsDir = path.posix.dirname(DIAGNOSTICS_ROUTES);
+  let id;
+  if (source.startsWith(appPrefix)) id = source.slice(appPrefix.length);
+  else if (source.startsWith(`${diagnosticsDir}/`)) id = path.posix.relative(path.posix.dirname(diagnosticsDir), source);
+  return id?.replace(/\.[cm]?[jt]sx?$/, "");
+}
+
+/** The lines of a module that imports the app's route table as `appConfig` and defines `config`, the diagnostics mounted. */
+function mountedConfig(root, routesFile) {
+  return [
+    `import appConfig from ${JSON.stringify(routesFile)};`,
+    `import { withDiagnostics } from ${JSON.stringify(path.join(root, DIAGNOSTICS_ROUTES))};`,
+    "const config = withDiagnostics(appConfig);",
+  ];
+}
+
+/** Evaluates the route table (TypeScript), the diagnostics mounted, at build time; `files`: the tables' own files. */
 export async function loadAppConfig(root, appDir) {
   const file = path.join(root, appDir, "routes.ts");
   const result = await esbuild.build({
-    entryPoints: [file],
+    stdin: { contents: [...mountedConfig(root, file), "export default config;"].join("\n"), resolveDir: root, loader: "js" },
     bundle: true,
     write: false,
     format: "esm",
@@ -27,21 +53,29 @@ export async function loadAppConfig(root, appDir) {
   });
   const code = result.outputFiles[0].text;
   const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
-  return { file, config: module.default };
+  return { file, files: [file, path.join(root, DIAGNOSTICS_ROUTES)], config: module.default };
 }
 
-/** Every route module the table names: its file (relative to the project root), id and server half. */
+/**
+ * Every route module the table names: its file (as the table names it), id, absolute and
+ * project-relative path and server half. A file is named from its route's `folder` (inherited),
+ * or else from the app's folder.
+ */
 export function routeModules(root, appDir, config) {
-  const files = [config.root, config.notFound];
-  const visit = (routes) => {
+  const folders = new Map([
+    [config.root, appDir],
+    [config.notFound, appDir],
+  ]);
+  const visit = (routes, folder) => {
     for (const entry of routes) {
-      files.push(entry.file);
-      if (entry.children) visit(entry.children);
+      const own = entry.folder ?? folder;
+      if (!folders.has(entry.file)) folders.set(entry.file, own);
+      if (entry.children) visit(entry.children, own);
     }
   };
-  visit(config.routes);
-  return [...new Set(files)].map((file) => {
-    const absolute = path.join(root, appDir, file);
+  visit(config.routes, appDir);
+  return [...folders].map(([file, folder]) => {
+    const absolute = path.join(root, folder, file);
     const base = absolute.replace(/\.[cm]?[jt]sx?$/, "");
     // A server-only file named by the table is a resource route: no component, no browser chunk.
     const resource = SERVER_ONLY.test(file);
@@ -59,7 +93,7 @@ export function routeModules(root, appDir, config) {
 
 function serverRoutesModule(root, routesFile, modules) {
   const lines = [
-    `import config from ${JSON.stringify(routesFile)};`,
+    ...mountedConfig(root, routesFile),
     `import { createAppRoutes } from ${JSON.stringify(path.join(root, "src/server/routing/app-routes.ts"))};`,
   ];
   const entries = modules.map((module, i) => {
@@ -87,7 +121,7 @@ function clientRoutesModule(root, routesFile, modules, lazyRoot) {
   ];
   return [
     ...(layout ? [`import * as rootLayout from ${JSON.stringify(layout.absolute)};`] : []),
-    `import config from ${JSON.stringify(routesFile)};`,
+    ...mountedConfig(root, routesFile),
     `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
     `export default createClientRoutes(config, { ${entries.join(", ")} });`,
   ].join("\n");
@@ -111,12 +145,12 @@ export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModu
         return { path: args.path, namespace: NAMESPACE };
       });
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async () => {
-        const { file, config } = await loadAppConfig(root, appDir);
+        const { file, files, config } = await loadAppConfig(root, appDir);
         const modules = routeModules(root, appDir, config);
         onModules?.(modules);
         const contents =
           target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules, lazyRoot);
-        return { contents, loader: "js", resolveDir: root, watchFiles: [file] };
+        return { contents, loader: "js", resolveDir: root, watchFiles: files };
       });
       if (target !== "client") return;
       build.onResolve({ filter: /^[./]/ }, (args) => {

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { routeIdOfSource } from "./app-routes.mjs";
 import { APP_DIR, ASSET_PREFIX, CLIENT_ENTRY, ROOT } from "./options.mjs";
 
 /** The URL path an output of the client build (as the metafile names it) is served at. */
@@ -41,7 +42,7 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
 }
 
 /**
- * Each route module's chunk by route id (its file under the app folder without extension), so
+ * Each route module's chunk by route id (its file under the app folder, or the diagnostics', without extension), so
  * the server can preload the matched routes' code. The client build imports every route module
  * dynamically, which makes each an entry point of its own in the metafile.
  * esbuild's stylesheet for the entry holds the CSS of everything the entry reaches, lazily
@@ -50,13 +51,12 @@ export function manifestFromMetafile(metafile, { outDir, serveSourceMaps }) {
  * app-chunk.mjs.)
  */
 function routeChunks(metafile, toUrl, entryCss) {
-  const prefix = `${APP_DIR.replace(/\/+$/, "")}/`;
   const addsCss = (cssBundle) => [...cssInputs(metafile, cssBundle)].some((input) => !entryCss.has(input));
   const routes = {};
   for (const [output, meta] of Object.entries(metafile.outputs)) {
-    const source = meta.entryPoint?.split("?")[0];
-    if (!source?.startsWith(prefix)) continue;
-    routes[source.slice(prefix.length).replace(/\.[cm]?[jt]sx?$/, "")] = {
+    const id = routeIdOfSource(APP_DIR, meta.entryPoint?.split("?")[0] ?? "");
+    if (id === undefined) continue;
+    routes[id] = {
       script: toUrl(output),
       imports: meta.imports.filter((item) => item.kind === "import-statement" && !item.external).map((item) => toUrl(item.path)),
       styles: meta.cssBundle && addsCss(meta.cssBundle) ? [toUrl(meta.cssBundle)] : [],

@@ -5,9 +5,8 @@ import { staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import { ownSettings } from "./config/settings-scope";
-import "./feedback/action-services";
 import { pagePathOf } from "../shared/routing/data-request";
-import { createFeedbackService, FEEDBACK_RATE_LIMIT_PER_MINUTE } from "./feedback/feedback-service";
+import type { UserFeedback } from "../shared/routing/request";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits";
 import type { RedisConnection } from "./redis/redis-connection";
 import { bodyParser } from "./forms/body-parser";
@@ -137,12 +136,10 @@ export function createApp(deps: AppDependencies): Koa {
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),
   ];
-  // Feedback goes out through error reporting, so it is available exactly when that is on.
   const rateLimits = deps.rateLimits ?? createRateLimits();
-  const feedback = createFeedbackService(
-    monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined,
-    rateLimits.limiter("feedback", FEEDBACK_RATE_LIMIT_PER_MINUTE, 60),
-  );
+  // User feedback goes out through error reporting, so it can be sent exactly when that is on.
+  const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
+  const { feedbackPage } = deps.routes.table;
   app.use(
     behindGuards(
       guards,
@@ -152,11 +149,13 @@ export function createApp(deps: AppDependencies): Koa {
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env, { feedback: feedback.available, favicon: publicFileExists(deps.publicDir, "favicon.ico") }),
+      runtimeConfig: runtimeConfig(env, {
+        feedbackPage: feedbackPage ? { path: feedbackPage, available: userFeedback !== undefined } : null,
+        favicon: publicFileExists(deps.publicDir, "favicon.ico") }),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
-      services: { feedback, rateLimits },
+      services: { rateLimits, userFeedback },
     }),
     ),
   );

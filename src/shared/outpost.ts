@@ -21,21 +21,13 @@ export {
 } from "./navigation/use-fetcher";
 export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { Await, type AwaitProps } from "./deferred/Await";
-export { useActionData, useFeedbackAvailable } from "./forms/page-forms";
-export {
-  FEEDBACK_LIMITS,
-  FEEDBACK_PATH,
-  FEEDBACK_SENT_PATH,
-  type FeedbackActionData,
-  type FeedbackErrors,
-  type FeedbackField,
-  type FeedbackValues,
-} from "./feedback/fields";
+export { useActionData } from "./forms/page-forms";
+export { type FeedbackPage, useFeedbackPage } from "./document/feedback-page";
 export { actionData } from "./routing/action-result";
 export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";
 export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
 export { requestValue } from "./routing/request";
-export { rateLimit, type RateLimitOptions } from "./routing/rate-limit";
+export { type RateLimitDecision, type RateLimitMiddleware, rateLimit, type RateLimitOptions } from "./routing/rate-limit";
 export { defineSettings } from "./routing/settings";
 export type {
   ActionServices,
@@ -45,6 +37,7 @@ export type {
   RequestValueKey,
   Session,
   UploadedFile,
+  UserFeedback,
 } from "./routing/request";
 export type {
   ActionContext,

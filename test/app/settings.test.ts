@@ -1,28 +1,38 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../support/test-app";
+import { settings as shippedSettings } from "#src/app/app.server";
+import { loadAppSettings } from "#src/server/config/env.server";
+import { defineSettings } from "#src/shared/routing/settings";
+import { startProductApp } from "../support/product-app";
+import type { TestApp } from "../support/test-app";
 
 // Each app started in a test reads its own settings (src/app/app.server.ts): here GREETING.
 let french: TestApp;
 let plain: TestApp;
 beforeAll(async () => {
-  french = await startTestApp({ GREETING: "Bonjour", ENABLE_DIAGNOSTIC_ROUTES: "true" });
-  plain = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
+  french = await startProductApp({ GREETING: "Bonjour" });
+  plain = await startProductApp();
 });
 afterAll(async () => {
   await french.close();
   await plain.close();
 });
 
-/** The greeting the session page's loader read from `settings.get()`, through a data request. */
+/** The greeting the home page's loader read from `settings.get()`, through a data request. */
 async function greeting(app: TestApp): Promise<string | undefined> {
-  const response = await fetch(`${app.url}/__data/diagnostics/session`, {
+  const response = await fetch(`${app.url}/__data`, {
     headers: { "X-Outpost-Build": app.deps.assets.manifest.buildId },
   });
   const { state } = (await response.json()) as { state: { data: Record<string, { greeting?: string }> } };
-  return state.data["diagnostics/SessionPage"]?.greeting;
+  return state.data["home/HomePage"]?.greeting;
 }
 
 it("gives each app the settings it was started with, in one process", async () => {
   expect(await greeting(french)).toBe("Bonjour");
   expect(await greeting(plain)).toBe("Hello");
+});
+
+it("are what the shipped app declares beside its route table, with defaults", () => {
+  const fresh = defineSettings(shippedSettings.schema);
+  loadAppSettings(fresh, {});
+  expect(fresh.get()).toEqual({ GREETING: "Hello" });
 });

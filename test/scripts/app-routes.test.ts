@@ -4,7 +4,7 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a build script in plain JavaScript, without types
-import { appRoutesPlugin } from "../../scripts/build/app-routes.mjs";
+import { appRoutesPlugin, routeIdOfSource } from "../../scripts/build/app-routes.mjs";
 // @ts-expect-error: as above
 import { clientOptions } from "../../scripts/build/options.mjs";
 import { DIST, ROOT } from "../support/paths";
@@ -31,11 +31,22 @@ async function clientBuildErrors(source: string): Promise<string[]> {
   }
 }
 
+describe("route ids of the build's sources", () => {
+  it("name a module by its file under the app's folder, or the diagnostics' under src/", () => {
+    expect(routeIdOfSource("src/app", "src/app/home/HomePage.tsx")).toBe("home/HomePage");
+    expect(routeIdOfSource("test/fixtures/app/", "test/fixtures/app/Home.tsx")).toBe("Home");
+    expect(routeIdOfSource("src/app", "src/diagnostics/guarded/GuardedInner.tsx")).toBe("diagnostics/guarded/GuardedInner");
+    expect(routeIdOfSource("src/app", "src/client/start.tsx")).toBeUndefined();
+  });
+});
+
 describe("server-only code and the browser bundle", () => {
   it("leaves every loader out of the client build", async () => {
     const { metafile } = await esbuild.build({ ...clientOptions({ outDir: path.join(scratch, "out"), production: true }), write: false });
     const inputs = Object.keys(metafile?.inputs ?? {});
     expect(inputs.some((input) => input.startsWith("src/app/"))).toBe(true);
+    // The platform's diagnostics, mounted beside the app's routes, from their own folder.
+    expect(inputs).toContain("src/diagnostics/FormPage.tsx");
     expect(inputs.filter((input) => /\.server\.|src\/server\//.test(input))).toEqual([]);
   });
 

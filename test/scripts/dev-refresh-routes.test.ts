@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
 import { type DevSession, startDevSession, until } from "../support/dev-session";
 
-const HEAD_PAGE = "src/app/diagnostics/ClientErrorPage.tsx"; // exports `head` beside its component
+const HEAD_PAGE = "src/diagnostics/ClientErrorPage.tsx"; // exports `head` beside its component
 const ROOT_LAYOUT = "src/app/root/RootLayout.tsx"; // exports head, errorHead and ErrorBoundary
 const ROOT_ERROR_PAGE = "src/app/root/ErrorPage.tsx"; // the root layout's ErrorBoundary
 const ROUTE_TABLE = "src/app/routes.ts";

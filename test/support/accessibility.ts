@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import type { Segment } from "#src/shared/routing/match";
 import { loadAppRoutes } from "./app-routes";
+import { PRODUCT_APP } from "./paths";
 
 // axe-core's browser bundle, injected into each page under test (it is not part of the app).
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -21,7 +22,7 @@ export interface WalkedPage {
  * path with its parameters filled: a page added to the table is walked without editing a test.
  */
 export async function appPages(): Promise<WalkedPage[]> {
-  const routes = await loadAppRoutes();
+  const routes = await loadAppRoutes(undefined, PRODUCT_APP);
   return routes.table
     .pages()
     .filter((page) => !routes.isResource(page.ids.at(-1) as string))

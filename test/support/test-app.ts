@@ -7,7 +7,7 @@ import { loadEnv } from "#src/server/config/env.server";
 import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
 import { connectSharedState } from "#src/server/redis/shared-state";
 import path from "node:path";
-import { DIST, ROOT } from "./paths";
+import { FIXTURE_APP, FIXTURE_DIST, ROOT } from "./paths";
 import { testRoutes } from "./test-routes";
 
 export interface LogLine {
@@ -30,7 +30,16 @@ export function memoryLogger() {
   return { logger: pino({ level: "debug" }, sink), lines };
 }
 
-let assets: LoadedAssets | undefined;
+const assetsByBuild = new Map<string, LoadedAssets>();
+
+/** A build's assets (its manifest and files), read once per test file. */
+export function builtAssets(dist: string): LoadedAssets {
+  const known = assetsByBuild.get(dist);
+  if (known) return known;
+  const assets = loadAssets(dist);
+  assetsByBuild.set(dist, assets);
+  return assets;
+}
 
 export interface TestApp {
   url: string;
@@ -40,23 +49,26 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real Koa app on a real HTTP server on an ephemeral loopback port. */
+/**
+ * The real Koa app on a real HTTP server on an ephemeral loopback port: the fixture app
+ * (test/fixtures/app, its build in dist/fixture) with the diagnostics and the tests' own routes,
+ * unless `overrides` name other routes (the product's: see product-app.ts).
+ */
 export async function startTestApp(
   envVars: Record<string, string> = {},
   overrides: Partial<AppDependencies> = {},
 ): Promise<TestApp> {
   const { logger, lines } = memoryLogger();
-  assets ??= loadAssets(DIST);
   const source = { NODE_ENV: "production", ...envVars };
   const deps: AppDependencies = {
     env: loadEnv(source),
     // The app's own settings (settings.get()) come from the same variables, for this app alone.
     settingsSource: source,
     logger,
-    assets,
+    assets: builtAssets(path.join(ROOT, FIXTURE_DIST)),
     readiness: { ready: true },
     routes: testRoutes,
-    publicDir: path.join(ROOT, "src/app/public"),
+    publicDir: path.join(ROOT, FIXTURE_APP, "public"),
     ...overrides,
   };
   // With REDIS_URL the app gets its own connection, as each replica has, closed with it.

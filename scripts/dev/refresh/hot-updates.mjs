@@ -9,7 +9,7 @@ const KEPT = 20;
 
 /**
  * @param {{ outDir: string, server: { tell(message: object): Promise<void> },
- *   modules: Pick<Parameters<typeof describeUpdate>[0], "isBoundary" | "otherExports" | "routeIdOf" | "routeTable"> }} options
+ *   modules: Pick<Parameters<typeof describeUpdate>[0], "isBoundary" | "otherExports" | "routeIdOf" | "routeTables"> }} options
  *   `modules`: what describeUpdate needs to know of the app's modules
  */
 export function hotUpdates({ outDir, modules, server }) {

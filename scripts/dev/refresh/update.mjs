@@ -16,12 +16,12 @@ export const ROUTE_EXPORTS = new Set(["default", "ErrorBoundary", "head", "error
  *   isBoundary: (file: string) => boolean,
  *   otherExports: (file: string) => string[] | null,
  *   routeIdOf: (file: string) => string | undefined,
- *   routeTable: string,
+ *   routeTables: string[],
  *   toUrl: (output: string) => string,
  * }} change `otherExports`: a module's exports other than components; `routeIdOf`: the route
- *   table's id for a route module; `routeTable`: the file of the app's route table
+ *   table's id for a route module; `routeTables`: the files of the route tables (the app's, the diagnostics')
  */
-export function describeUpdate({ version, files, before, after, isBoundary, otherExports, routeIdOf, routeTable, toUrl }) {
+export function describeUpdate({ version, files, before, after, isBoundary, otherExports, routeIdOf, routeTables, toUrl }) {
   const update = { version, modules: [], styles: [], reload: false, revalidate: false, reasons: [] };
   const reload = (reason) => {
     update.reload = true;
@@ -40,7 +40,7 @@ export function describeUpdate({ version, files, before, after, isBoundary, othe
       if (previous && output) update.styles.push({ from: toUrl(previous), to: toUrl(output) });
       else reload(`${file} ${output ? "is a new stylesheet" : "is no longer imported"}`);
     } else if (!output || !lazyChunks.has(output)) {
-      reload(file === routeTable ? `${file}: the route table changed` : `${file} is part of a chunk a page loads once (the entry, or one several chunks share)`);
+      reload(routeTables.includes(file) ? `${file}: the route table changed` : `${file} is part of a chunk a page loads once (the entry, or one several chunks share)`);
     } else {
       const entryPoint = after.client.outputs[output].entryPoint ?? output;
       const route = routeIdOf(entryPoint);

@@ -1,5 +1,5 @@
-import { Form, useFeedbackAvailable } from "#outpost";
-import { FEEDBACK_LIMITS, FEEDBACK_PATH, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "#outpost";
+import { Form, useFeedbackPage } from "#outpost";
+import { FEEDBACK_LIMITS, FEEDBACK_PATH, type FeedbackErrors, type FeedbackField, type FeedbackValues } from "./fields";
 
 export interface FeedbackFormProps {
   /** The reported event this feedback is about: Sentry links the two. */
@@ -23,7 +23,7 @@ function FieldError({ field, errors }: { field: FeedbackField; errors: FeedbackE
  * so the messages are the same with JavaScript and without.
  */
 export function FeedbackForm({ eventId, values = {}, errors = {}, problem }: FeedbackFormProps) {
-  if (!useFeedbackAvailable()) {
+  if (!useFeedbackPage()?.available) {
     return (
       <p className="feedback-unavailable" id="feedback-unavailable">
         Feedback is unavailable on this server at the moment.

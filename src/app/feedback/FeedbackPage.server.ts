@@ -1,26 +1,31 @@
-import { type ActionContext, actionData, FEEDBACK_SENT_PATH, type FeedbackActionData, type LoaderContext, redirect } from "#outpost";
+import { type ActionContext, actionData, type LoaderContext, rateLimit, redirect } from "#outpost";
+import { parseFeedback, typedValues } from "./feedback-form.server";
+import { FEEDBACK_SENT_PATH, type FeedbackActionData } from "./fields";
 
 const EVENT_ID = /^[0-9a-f]{32}$/;
+
+/**
+ * Five a minute per visitor's IP, shared by the replicas when they share a Redis. Counted by the
+ * action, for valid submissions only: those cost an event, and a visitor correcting a typo
+ * should not be locked out.
+ */
+const feedbackLimit = rateLimit({ name: "feedback", points: 5, duration: 60 });
 
 export function load({ url }: LoaderContext<"/feedback">) {
   const eventId = url.searchParams.get("eventId")?.toLowerCase() ?? "";
   return { sent: url.searchParams.get("sent") === "1", eventId: EVENT_ID.test(eventId) ? eventId : "" };
 }
 
-/** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed. */
-export async function action({ body, clientIp, services }: ActionContext<"/feedback">) {
-  const submission = await services.feedback.submit(body, clientIp);
-  switch (submission.status) {
-    case "sent":
-      return redirect(FEEDBACK_SENT_PATH, 303);
-    case "invalid":
-      return actionData<FeedbackActionData>({ values: submission.values, errors: submission.errors }, { status: 422 });
-    case "rate_limited":
-      return actionData<FeedbackActionData>(
-        { values: submission.values, errors: {}, problem: "Too many messages from here: please try again in a minute." },
-        { status: 429, headers: { "Retry-After": String(submission.retryAfterSeconds) } },
-      );
-    case "unavailable":
-      return actionData<FeedbackActionData>({ values: submission.values, errors: {}, problem: "Feedback is unavailable on this server." }, { status: 503 });
+/** Sends the feedback, then post/redirect/get to the thanks; otherwise the form again, as typed (the visitor's text is never lost). */
+export async function action(context: ActionContext<"/feedback">) {
+  const parsed = parseFeedback(context.body);
+  if (!parsed.ok) return actionData<FeedbackActionData>({ values: parsed.values, errors: parsed.errors }, { status: 422 });
+  const refused = (status: number, problem: string, headers?: Record<string, string>) =>
+    actionData<FeedbackActionData>({ values: typedValues(context.body), errors: {}, problem }, { status, headers });
+  const decision = await feedbackLimit.take(context);
+  if (!decision.ok) {
+    return refused(429, "Too many messages from here: please try again in a minute.", { "Retry-After": String(decision.retryAfterSeconds) });
   }
+  if (!context.reportFeedback(parsed.feedback)) return refused(503, "Feedback is unavailable on this server.");
+  return redirect(FEEDBACK_SENT_PATH, 303);
 }

@@ -1,5 +1,5 @@
 import { Suspense, use } from "react";
-import { FEEDBACK_PATH } from "#outpost";
+import { FEEDBACK_PATH } from "./fields";
 import type { FeedbackFormProps } from "./FeedbackForm";
 
 // The error pages are part of every page's initial JavaScript (the root layout's error

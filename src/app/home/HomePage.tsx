@@ -7,6 +7,7 @@ export default function HomePage({ data }: PageProps<"/", typeof load>) {
   return (
     <section aria-labelledby="home-title">
       <h1 id="home-title">Welcome to Outpost</h1>
+      <p id="home-greeting">{data.greeting}!</p>
       <p>
         A server-rendered React application on Koa. Its error reports reach Sentry through
         this site's own origin.

@@ -35,7 +35,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
         modules={routes.modules}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
-        feedback={payload.config.feedback}
+        feedbackPage={payload.config.feedbackPage}
         favicon={payload.config.favicon}
       />
     </RouterContext>

@@ -8,7 +8,7 @@ export type SharedLimiterFactory = (name: string, points: number, durationSecond
 /** Most keys one process remembers per limit; a forgotten key starts again with its full allowance. */
 const MAX_KEYS = 10_000;
 
-/** Every named limit of the process: the tunnel's, the feedback form's and the product's own. */
+/** Every named limit of the process: the tunnel's and the product's own (its rateLimit() middleware). */
 export interface RateLimits extends RateLimitService {
   /** The limit of this name, made on first use; the same name always means the same numbers. */
   limiter(name: string, points: number, durationSeconds: number): Limiter;

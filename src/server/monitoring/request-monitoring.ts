@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { generateTraceId, httpRequestToRequestData } from "@sentry/core";
 import * as Sentry from "@sentry/node";
 import { transactionName } from "../../shared/sentry/reporting-rules";
-import type { Feedback } from "../feedback/feedback-form";
+import type { UserFeedback } from "../../shared/routing/request";
 
 /** What the server tells error reporting about one request. */
 export interface RequestReport {
@@ -17,7 +17,7 @@ export interface RequestReport {
 export interface RequestMonitoring {
   forRequest(req: IncomingMessage): RequestReport;
   /** A visitor's feedback, linked to the event they saw when `eventId` is given; returns its id. */
-  captureFeedback(feedback: Feedback): string;
+  captureFeedback(feedback: UserFeedback): string;
 }
 
 // Handled: the visitor got the error page.
@@ -83,7 +83,7 @@ class ErrorOnlyRequest implements RequestReport {
 }
 
 /** No request data: what the visitor chose to write is all the feedback carries. */
-function captureFeedback({ message, name, email, eventId }: Feedback): string {
+function captureFeedback({ message, name, email, eventId }: UserFeedback): string {
   return Sentry.captureFeedback({ message, name, email, associatedEventId: eventId, source: "outpost-feedback-form" });
 }
 

@@ -195,7 +195,7 @@ async function render(
     modules: options.routes.modules,
     traceMeta: page.traceMeta,
     tracker,
-    feedback: options.runtimeConfig.feedback,
+    feedbackPage: options.runtimeConfig.feedbackPage,
     favicon: options.runtimeConfig.favicon,
   });
   const { deferred } = page;

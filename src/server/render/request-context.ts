@@ -10,6 +10,7 @@ import type {
   ResponseControl,
   Session,
   UploadedFile,
+  UserFeedback,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
 import { isSessionPending, RequestSession } from "../sessions/request-session";
@@ -46,6 +47,13 @@ export class PageRequestContext implements RequestContext {
   }
 
   readonly header = (name: string): string => this.#ctx.get(name);
+
+  readonly reportFeedback = (feedback: UserFeedback): boolean => {
+    const send = this.services.userFeedback;
+    if (!send) return false;
+    send(feedback);
+    return true;
+  };
 
   get url(): URL {
     return this.#url();

@@ -1,8 +1,9 @@
-import { ActionDataContext, FeedbackAvailableContext } from "../forms/page-forms";
+import { ActionDataContext } from "../forms/page-forms";
 import { headOf } from "../routing/head";
 import type { RouteModules } from "../routing/module";
 import type { RouteState } from "../routing/route-state";
 import { Document } from "./Document";
+import { type FeedbackPage, FeedbackPageContext } from "./feedback-page";
 import { type OutletBoundary, type RenderTracker, RouteTree } from "./RouteTree";
 
 export interface AppProps {
@@ -11,21 +12,21 @@ export interface AppProps {
   traceMeta: Record<string, string>;
   Boundary?: OutletBoundary;
   tracker?: RenderTracker;
-  /** Whether visitors can send feedback (the runtime config's `feedback`). */
-  feedback?: boolean;
+  /** The app's feedback page, offered by error pages (the runtime config's `feedbackPage`). */
+  feedbackPage?: FeedbackPage | null;
   /** Whether the app has a /favicon.ico (the runtime config's `favicon`). */
   favicon?: boolean;
 }
 
 /** The document for a route state: rendered by the server, hydrated and re-rendered on navigation by the browser. */
-export function App({ state, modules, traceMeta, Boundary, tracker, feedback = false, favicon = false }: AppProps) {
+export function App({ state, modules, traceMeta, Boundary, tracker, feedbackPage = null, favicon = false }: AppProps) {
   return (
     <Document head={headOf(state, modules)} styles={state.styles} traceMeta={traceMeta} favicon={favicon}>
-      <FeedbackAvailableContext value={feedback}>
+      <FeedbackPageContext value={feedbackPage}>
         <ActionDataContext value={state.actionData}>
           <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
         </ActionDataContext>
-      </FeedbackAvailableContext>
+      </FeedbackPageContext>
     </Document>
   );
 }

@@ -1,7 +1,9 @@
 import type { RouteError } from "../routing/module";
+import { feedbackHref, useFeedbackPage } from "./feedback-page";
 
 /** The platform's last resort, when no route's error component can show an error. */
 export function PlainErrorPage({ error }: { error?: RouteError }) {
+  const feedback = useFeedbackPage();
   return (
     <main id="main">
       <section aria-labelledby="error-title" data-status={error?.status}>
@@ -11,6 +13,11 @@ export function PlainErrorPage({ error }: { error?: RouteError }) {
         </p>
         {error?.message ? <pre className="error-details">{error.stack ?? error.message}</pre> : null}
         {error?.eventId ? <p className="muted">{`Reference: ${error.eventId}`}</p> : null}
+        {feedback ? (
+          <p>
+            <a href={feedbackHref(feedback, error?.eventId)}>Tell us what happened</a>
+          </p>
+        ) : null}
       </section>
     </main>
   );

@@ -1,4 +1,5 @@
 import type { RouteState } from "../routing/route-state";
+import type { FeedbackPage } from "./feedback-page";
 
 /** Browser runtime config, chosen by the server per deployment: never holds a secret. */
 export interface RuntimeConfig {
@@ -10,8 +11,8 @@ export interface RuntimeConfig {
   tracesSampleRate: number;
   /** Whether the diagnostics routes are served, so the browser matches what the server does. */
   diagnostics: boolean;
-  /** Whether the server can send feedback (it has SENTRY_DSN); otherwise pages say it is unavailable. */
-  feedback: boolean;
+  /** The app's feedback page and whether feedback can be sent now; null when the app names none. */
+  feedbackPage: FeedbackPage | null;
   /** Whether the app's public folder has a favicon.ico, which the document then links. */
   favicon: boolean;
 }

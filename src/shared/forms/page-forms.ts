@@ -4,17 +4,10 @@ import type { DataOf } from "../routing/inferred-data";
 /** What the page's action returned when this page answers a POST; undefined otherwise. */
 export const ActionDataContext = createContext<unknown>(undefined);
 
-/** Whether feedback can be sent (the server has SENTRY_DSN): error pages and /feedback say so. */
-export const FeedbackAvailableContext = createContext(false);
-
 /**
  * The data the page's action returned (with its 422 errors, say), until the next navigation:
  * `useActionData<typeof action>()` infers it from the action (a data type works too).
  */
 export function useActionData<Source = unknown>(): DataOf<Source> | undefined {
   return useContext(ActionDataContext) as DataOf<Source> | undefined;
-}
-
-export function useFeedbackAvailable(): boolean {
-  return useContext(FeedbackAvailableContext);
 }

@@ -11,8 +11,13 @@ export interface RouteConfig {
   index?: boolean;
   /** The route module, relative to the app folder: `home/HomePage.tsx`. */
   file: string;
-  /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it. */
+  /** Served only with ENABLE_DIAGNOSTIC_ROUTES=true, with every route below it (the platform's diagnostics). */
   diagnostic?: boolean;
+  /**
+   * The folder, from the project root, that this route's file and those below it are named from;
+   * the app's folder when absent. The platform's diagnostics (src/diagnostics/) set it.
+   */
+  folder?: string;
   children?: readonly RouteConfig[];
 }
 
@@ -21,6 +26,11 @@ export interface AppConfig {
   root: string;
   /** Rendered in the root layout for unmatched paths and loaders that throw notFound(). */
   notFound: string;
+  /**
+   * The path of the app's own feedback page (`"/feedback"`), if it has one: the platform's error
+   * pages then offer it ("Tell us what happened", with the event id), and `useFeedbackPage()` names it.
+   */
+  feedbackPage?: string;
   routes: readonly RouteConfig[];
 }
 

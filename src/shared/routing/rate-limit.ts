@@ -38,22 +38,30 @@ export function checkRateLimit({ name, points, duration }: RateLimit): void {
   if (!Number.isInteger(duration) || duration < 1) throw new TypeError(`rate limit "${name}": duration must be a positive whole number of seconds, got ${duration}`);
 }
 
+/** A limit as route middleware, which can also be counted by hand (`take`) where only some requests should count. */
+export interface RateLimitMiddleware extends RouteMiddleware {
+  /** Counts one use for this request's key, whatever its method, and says whether it was allowed. */
+  take(context: RequestContext): Promise<RateLimitDecision>;
+}
+
 /**
  * Route middleware that allows `points` requests per `duration` seconds per key, and answers the
  * rest 429 with Retry-After through the route's error component (`status` 429, `data.reason` and `data.retryAfterSeconds`),
- * which is neither logged as an error nor reported.
+ * which is neither logged as an error nor reported. An action that answers a refusal itself (a
+ * form shown again as typed) calls `take(context)` instead of listing it as middleware.
  */
-export function rateLimit(options: RateLimitOptions): RouteMiddleware {
+export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
   const limit: RateLimit = { name: options.name, points: options.points, duration: options.duration };
   checkRateLimit(limit);
   const methods = options.methods?.map((method) => method.toUpperCase());
-  return async (context) => {
+  const take = (context: RequestContext) => context.services.rateLimits.take(limit, options.key?.(context) || context.clientIp);
+  const middleware = async (context: RequestContext) => {
     if (methods && !methods.includes(context.method)) return;
-    const key = options.key?.(context) || context.clientIp;
-    const decision = await context.services.rateLimits.take(limit, key);
+    const decision = await take(context);
     if (decision.ok) return;
     const retryAfterSeconds = decision.retryAfterSeconds;
     const reason = `Too many requests from here: please try again in ${retryAfterSeconds} s.`;
     httpError(429, { reason, retryAfterSeconds }, { headers: { "Retry-After": String(retryAfterSeconds) } });
   };
+  return Object.assign(middleware, { take });
 }

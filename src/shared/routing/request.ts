@@ -1,11 +1,22 @@
 import type { Params } from "./match";
 
+/** What a visitor writes about a problem: sent to error reporting as Sentry user feedback. */
+export interface UserFeedback {
+  message: string;
+  name?: string;
+  email?: string;
+  /** The reported event it is about (32 hex digits): Sentry links the two. */
+  eventId?: string;
+}
+
 /**
- * What the server offers loaders and actions besides the request. Empty here; server modules add
- * theirs by declaration merging, so route code names no server file.
+ * What the server offers loaders and actions besides the request. Platform modules add theirs by
+ * declaration merging (the rate limits), so route code names no server file.
  */
-// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
-export interface ActionServices {}
+export interface ActionServices {
+  /** Sends user feedback to error reporting, returning its event id; absent while reporting is off (no SENTRY_DSN). */
+  userFeedback?: (feedback: UserFeedback) => string;
+}
 
 /** Cookie attributes; unset ones take the safe defaults (HttpOnly, SameSite=Lax, Path=/, Secure over HTTPS). */
 export interface CookieOptions {
@@ -104,4 +115,9 @@ export interface RequestContext<RouteParams extends Readonly<Params> = Params> {
   values: RequestValues;
   response: ResponseControl;
   services: ActionServices;
+  /**
+   * Sends a visitor's feedback to error reporting (Sentry user feedback, linked to `eventId`'s
+   * event); false, and nothing sent, while error reporting is off (no SENTRY_DSN).
+   */
+  reportFeedback: (feedback: UserFeedback) => boolean;
 }

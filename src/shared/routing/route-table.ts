@@ -26,6 +26,15 @@ export interface Branch {
 // Shared by every match of a pattern without parameters; frozen, so no loader can change it for the next.
 const NO_PARAMS: Params = Object.freeze({}) as Params;
 
+/** A same-site path, so that error pages never link elsewhere; anything else stops start-up, naming it. */
+function feedbackPageOf({ feedbackPage }: AppConfig): string | null {
+  if (feedbackPage === undefined) return null;
+  if (typeof feedbackPage !== "string" || !feedbackPage.startsWith("/") || feedbackPage.startsWith("//")) {
+    throw new TypeError(`feedbackPage ${JSON.stringify(feedbackPage)}: give the path of the app's feedback page, e.g. "/feedback"`);
+  }
+  return feedbackPage;
+}
+
 /**
  * The app's routes flattened into branches, one per page (a leaf or an index route), ranked
  * by specificity so that declaration order matters only between equally specific patterns.
@@ -34,6 +43,8 @@ const NO_PARAMS: Params = Object.freeze({}) as Params;
 export class RouteTable {
   readonly rootId: string;
   readonly notFoundId: string;
+  /** The app's feedback page (AppConfig.feedbackPage), or null. */
+  readonly feedbackPage: string | null;
   readonly #branches: Branch[] = [];
   /** Patterns without parameters, answered without a search: the same chain object every time. */
   readonly #static = new Map<string, { matched: MatchedRoutes; diagnostic: boolean }>();
@@ -41,6 +52,7 @@ export class RouteTable {
   constructor(config: AppConfig) {
     this.rootId = routeId(config.root);
     this.notFoundId = routeId(config.notFound);
+    this.feedbackPage = feedbackPageOf(config);
     this.#collect(config.routes, [], [this.rootId], false);
     const ranked = this.#branches.map((branch, order) => ({ branch, order, score: specificity(branch.segments) }));
     ranked.sort((a, b) => b.score - a.score || a.order - b.order);

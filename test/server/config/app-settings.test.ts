@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { EnvError, loadAppSettings } from "#src/server/config/env.server";
 import { route } from "#src/shared/routing/config";
 import { defineSettings } from "#src/shared/routing/settings";
-import { settings as shippedSettings } from "#src/app/app.server";
 import { loadAppRoutes } from "../../support/app-routes";
 import { startTestApp } from "../../support/test-app";
 
@@ -28,12 +27,6 @@ describe("the app's own settings", () => {
     expect(error).toBeInstanceOf(EnvError);
     expect((error as Error).message).toMatch(/^Invalid app settings:\n {2}PAGE_SIZE: /);
     expect((error as Error).message).not.toContain("-3secret");
-  });
-
-  it("are what the shipped app declares beside its route table, with defaults", () => {
-    const fresh = defineSettings(shippedSettings.schema);
-    loadAppSettings(fresh, {});
-    expect(fresh.get()).toEqual({ GREETING: "Hello" });
   });
 });
 

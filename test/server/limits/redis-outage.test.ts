@@ -42,14 +42,14 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     expect(await gauge()).toBe("outpost_redis_up 1");
 
     // Each path rendered once first: a first render's compile time is not what is measured.
-    for (const url of [`${a.app.url}/`, `${b.app.url}/`, `${b.app.url}/feedback`, `${a.app.url}/diagnostics/limited`]) await timed(url);
+    for (const url of [`${a.app.url}/`, `${b.app.url}/`, `${b.app.url}/long`, `${a.app.url}/diagnostics/limited`]) await timed(url);
     // Load on both replicas: plain pages and a limited one, while Redis dies half-way.
     const answers: Timed[] = [];
     let loading = true;
     const worker = async (replica: Replica, path: string) => {
       while (loading) answers.push(await timed(`${replica.app.url}${path}`));
     };
-    const load = Promise.all([worker(a, "/"), worker(b, "/"), worker(a, "/diagnostics/limited"), worker(b, "/feedback")]);
+    const load = Promise.all([worker(a, "/"), worker(b, "/"), worker(a, "/diagnostics/limited"), worker(b, "/long")]);
     await until(() => answers.length >= 40, 10_000);
     await redis.kill();
     await until(() => a.app.deps.redis?.up === false && b.app.deps.redis?.up === false);

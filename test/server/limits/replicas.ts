@@ -12,9 +12,10 @@ export interface Replica {
 
 /**
  * One replica as production runs it: its own Redis connection and limits, the tunnel mounted with
- * the shared limiter (TUNNEL_LIMIT a minute), feedback reporting on and the diagnostics routes.
+ * the shared limiter (TUNNEL_LIMIT a minute), feedback reporting on and the diagnostics routes;
+ * the fixture app's, or another app's through `start` (startProductApp).
  */
-export async function startReplica(redisUrl: string, dsn: string, tunnelLimit: number): Promise<Replica> {
+export async function startReplica(redisUrl: string, dsn: string, tunnelLimit: number, start: typeof startTestApp = startTestApp): Promise<Replica> {
   const env = { REDIS_URL: redisUrl, REDIS_TIMEOUT_MS: 100 };
   const { logger, lines } = memoryLogger();
   const shared = connectSharedState(env, logger);
@@ -27,7 +28,7 @@ export async function startReplica(redisUrl: string, dsn: string, tunnelLimit: n
     connectTimeoutMs: 1_000,
     headersTimeoutMs: 2_000,
   });
-  const app = await startTestApp(
+  const app = await start(
     { REDIS_URL: redisUrl, ENABLE_DIAGNOSTIC_ROUTES: "true" },
     { redis: shared.redis, rateLimits: shared.rateLimits, tunnel, monitoring: recordingMonitoring().monitoring },
   );

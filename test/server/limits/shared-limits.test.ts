@@ -35,15 +35,6 @@ describe.skipIf(!redisAvailable)("three replicas sharing one Redis", () => {
     expect(ingest.requests).toHaveLength(TUNNEL_LIMIT);
   });
 
-  it("limit one client's feedback to five a minute across the three", async () => {
-    const form = new URLSearchParams({ message: "it broke" }).toString();
-    const answers = await roundRobin(replicas, 9, (url) =>
-      fetch(`${url}/feedback`, { method: "POST", body: form, headers: { "content-type": "application/x-www-form-urlencoded" }, redirect: "manual" }),
-    );
-    expect(answers.map((answer) => answer.status)).toEqual([303, 303, 303, 303, 303, 429, 429, 429, 429]);
-    expect(Number(answers.at(-1)?.headers.get("retry-after"))).toBeGreaterThan(0);
-  });
-
   it("limit a product's rateLimit() middleware across the three, answering through the error component", async () => {
     const answers = await roundRobin(replicas, 5, (url) => fetch(`${url}/diagnostics/limited`));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);

@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DIST, ROOT } from "../../support/paths";
 import { leaveEarly, send, until } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
@@ -172,27 +171,6 @@ describe("a public file where a route or the platform answers", () => {
       }
     } finally {
       rmSync(folder, { recursive: true, force: true });
-    }
-  });
-});
-
-describe("the shipped app's public files", () => {
-  it("are copied by the production build, robots.txt and favicon.ico included", () => {
-    for (const file of ["robots.txt", "favicon.ico"]) {
-      expect(readFileSync(path.join(DIST, "public", file))).toEqual(readFileSync(path.join(ROOT, "src/app/public", file)));
-    }
-  });
-
-  it("include the favicon the document links", async () => {
-    const served = await startTestApp();
-    try {
-      const html = await (await fetch(`${served.url}/`)).text();
-      expect(html).toContain('<link rel="icon" href="/favicon.ico"/>');
-      const icon = await fetch(`${served.url}/favicon.ico`);
-      expect(icon.status).toBe(200);
-      expect(icon.headers.get("content-type")).toBe("image/vnd.microsoft.icon");
-    } finally {
-      await served.close();
     }
   });
 });

@@ -60,7 +60,7 @@ describe("data requests", () => {
       state: {
         pattern: "/test/items/:id",
         matches: [
-          { id: "root/RootLayout", params: { id: "42" } },
+          { id: "Layout", params: { id: "42" } },
           { id: "test/item", params: { id: "42" } },
         ],
         data: { "test/item": { id: "42" } },
@@ -97,7 +97,7 @@ describe("data requests", () => {
       // 200 on the wire: browsers log every 4xx/5xx fetch as a console error.
       expect(response.status).toBe(200);
       expect(body).toMatchObject({ kind: "state", status: 404, state: { pattern: "not_found" } });
-      expect(body.kind === "state" && body.state.matches.map((match) => match.id)).toEqual(["root/RootLayout", "not-found/NotFoundPage"]);
+      expect(body.kind === "state" && body.state.matches.map((match) => match.id)).toEqual(["Layout", "NotFound"]);
       expect(lastRecord()?.route).toBe("not_found");
     }
   });
@@ -110,7 +110,7 @@ describe("data requests", () => {
       status: 500,
       state: {
         pattern: "/diagnostics/server-error",
-        error: { boundaryId: "root/RootLayout", error: { eventId: "0123456789abcdef0123456789abcdef" } },
+        error: { boundaryId: "Layout", error: { eventId: "0123456789abcdef0123456789abcdef" } },
       },
     });
     // No message or stack outside development.

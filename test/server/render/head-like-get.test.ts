@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import appConfig from "#src/app/routes";
+import { withDiagnostics } from "#src/diagnostics/routes";
+import appConfig from "../../fixtures/app/routes";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route, type RouteConfig } from "#src/shared/routing/config";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
@@ -63,7 +64,7 @@ afterAll(() => app.close());
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-const pagePaths = [...pathsOf(appConfig.routes), ...pathsOf(responseRoutes)];
+const pagePaths = [...pathsOf(withDiagnostics(appConfig).routes), ...pathsOf(responseRoutes)];
 const targets = [
   ...pagePaths,
   ...pagePaths.map((path) => `/__data${path === "/" ? "" : path}`),

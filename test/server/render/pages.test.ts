@@ -27,10 +27,10 @@ describe("the home page", () => {
     expect(response.headers.get("cache-control")).toBe("no-cache");
     const html = await response.text();
     expect(html).toMatch(/^<!DOCTYPE html><html lang="en">/);
-    expect(html).toContain("<title>Outpost</title>");
+    expect(html).toContain("<title>Fixture</title>");
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(html).toContain("Welcome to Outpost");
-    expect(html).toContain('id="counter"');
+    expect(html).toContain("Fixture home");
+    expect(html).toContain('id="count"');
     expect(html.trimEnd()).toMatch(/<\/html>$/);
   });
 
@@ -61,7 +61,7 @@ describe("the home page", () => {
     await response.body?.cancel();
     const { manifest } = app.deps.assets;
     const preloads = (response.headers.get("link") ?? "").split(", ").map((value) => /^<([^>]+)>; rel=modulepreload$/.exec(value)?.[1]);
-    expect(preloads).toContain(manifest.routes["home/HomePage"]?.script);
+    expect(preloads).toContain(manifest.routes.Home?.script);
     for (const url of manifest.entry.modulePreloads) expect(preloads).toContain(url);
     expect(new Set(preloads).size).toBe(preloads.length);
   });
@@ -94,16 +94,16 @@ describe("not found", () => {
     const response = await fetch(`${app.url}/no/such/page`);
     expect(response.status).toBe(404);
     const html = await response.text();
-    expect(html).toContain("Page not found");
-    expect(html).toContain('class="site-header"');
-    expect(html).toContain("<title>Page not found · Outpost</title>");
+    expect(html).toContain('<h1 id="not-found">Nothing here</h1>');
+    expect(html).toContain('id="to-home"');
+    expect(html).toContain("<title>Not found</title>");
   });
 
   it("renders it when a loader throws notFound(), without logging an error", async () => {
     const before = errorLines(app).length;
     const response = await fetch(`${app.url}/test/missing-item`);
     expect(response.status).toBe(404);
-    expect(await response.text()).toContain("Page not found");
+    expect(await response.text()).toContain('id="not-found"');
     expect(errorLines(app).length).toBe(before);
   });
 
@@ -142,7 +142,7 @@ describe("errors", () => {
     const response = await fetch(`${diagnostics.url}/diagnostics/server-error`);
     expect(response.status).toBe(500);
     const html = await response.text();
-    expect(html).toContain("Something went wrong");
+    expect(html).toContain('<p id="route-error">failed');
     expect(html).not.toContain("diagnostic server error");
     expect(html).not.toMatch(/at .*\.ts/);
     const logged = errorLines(diagnostics).find((line) => JSON.stringify(line).includes("diagnostic server error"));
@@ -153,7 +153,7 @@ describe("errors", () => {
     const response = await fetch(`${diagnostics.url}/diagnostics/render-error`);
     expect(response.status).toBe(500);
     const html = await response.text();
-    expect(html).toContain("Something went wrong");
+    expect(html).toContain('<p id="route-error">failed');
     expect(html).not.toContain("diagnostic render error");
   });
 

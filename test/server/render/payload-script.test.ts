@@ -11,15 +11,15 @@ const config: RuntimeConfig = {
   release: "</script><script>alert(1)</script>",
   tracesSampleRate: 0,
   diagnostics: false,
-  feedback: true,
+  feedbackPage: { path: "/feedback", available: true },
   favicon: true,
 };
 
 it("is byte for byte the whole payload serialized, with its fields in order", () => {
   const state: RouteState = {
     pattern: "/",
-    matches: [{ id: "root/RootLayout", params: {} }],
-    data: { "root/RootLayout": { text: "<&>" } },
+    matches: [{ id: "Layout", params: {} }],
+    data: { "Layout": { text: "<&>" } },
     error: undefined,
     actionData: undefined,
     styles: ["/a.css"],

@@ -30,7 +30,7 @@ describe("a data request naming its routes", () => {
     const { response, body } = await data(`/diagnostics/revalidation/second?_routes=${encodeURIComponent(SECOND)}`);
     expect(response.status).toBe(200);
     expect(body.kind === "state" && body.state.data).toEqual({ [SECOND]: { child: "second" } });
-    expect(body.kind === "state" && body.state.matches.map((match) => match.id)).toEqual(["root/RootLayout", "diagnostics/DiagnosticsLayout", LAYOUT, SECOND]);
+    expect(body.kind === "state" && body.state.matches.map((match) => match.id)).toEqual(["Layout", "diagnostics/DiagnosticsLayout", LAYOUT, SECOND]);
     expect(await layoutRuns()).toBe(before + 1);
   });
 

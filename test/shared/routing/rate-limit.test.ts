@@ -34,6 +34,15 @@ describe("rateLimit()", () => {
     await middleware(contextOf(limits, "POST", "203.0.113.1", { email: "bob@example.org" }));
   });
 
+  it("counts by hand with take(), whatever the method, sharing the middleware's allowance", async () => {
+    const limits = createRateLimits();
+    const limit = rateLimit({ name: "by-hand", points: 2, duration: 60, methods: ["POST"] });
+    expect(await limit.take(contextOf(limits, "GET", "203.0.113.1"))).toEqual({ ok: true });
+    await limit(contextOf(limits, "POST", "203.0.113.1"));
+    expect(await limit.take(contextOf(limits, "POST", "203.0.113.1"))).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(await limit.take(contextOf(limits, "POST", "203.0.113.2"))).toEqual({ ok: true });
+  });
+
   it.each([
     [{ name: "", points: 1, duration: 1 }, 'rate limit name ""'],
     [{ name: "a b", points: 1, duration: 1 }, 'rate limit name "a b"'],

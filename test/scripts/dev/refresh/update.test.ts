@@ -16,6 +16,7 @@ function clientBuild(hash: string) {
       [
         "src/client/entry.tsx",
         "src/app/routes.ts",
+        "src/diagnostics/routes.ts",
         "src/app/styles.css",
         "src/app/home/HomePage.tsx",
         "src/app/home/format.ts",
@@ -25,7 +26,7 @@ function clientBuild(hash: string) {
     outputs: {
       // A route chunk's own stylesheet repeating the entry's (the root layout's does in development), listed first.
       [`${out}/chunks/FeedbackPage-${hash}.css`]: output(["src/app/styles.css"]),
-      [`${out}/entry-${hash}.js`]: output(["src/client/entry.tsx", "src/app/routes.ts", "src/app/styles.css"], {
+      [`${out}/entry-${hash}.js`]: output(["src/client/entry.tsx", "src/app/routes.ts", "src/diagnostics/routes.ts", "src/app/styles.css"], {
         entryPoint: "src/client/entry.tsx",
         cssBundle: `${out}/entry-${hash}.css`,
         imports: [
@@ -64,7 +65,7 @@ function update(files: string[], { after = "B", feedbackExports = ["head"] } = {
     isBoundary: (file: string) => components.has(file),
     otherExports: (file: string) => (components.has(file) ? [] : (otherExports[file] ?? null)),
     routeIdOf: (file: string) => routeIds.get(file),
-    routeTable: "src/app/routes.ts",
+    routeTables: ["src/app/routes.ts", "src/diagnostics/routes.ts"],
     toUrl: (output: string) => output.replace(".dev-build/client", ""),
   });
 }
@@ -100,6 +101,7 @@ describe("describeUpdate (what a rebuild means for open pages)", () => {
     expect(update(["src/app/home/format.ts"]).reasons).toEqual([expect.stringContaining("src/app/home/format.ts exports `formatDate`")]);
     expect(update(["src/client/entry.tsx"]).reasons).toEqual(["src/client/entry.tsx is part of a chunk a page loads once (the entry, or one several chunks share)"]);
     expect(update(["src/app/routes.ts"]).reasons).toEqual(["src/app/routes.ts: the route table changed"]);
+    expect(update(["src/diagnostics/routes.ts"]).reasons).toEqual(["src/diagnostics/routes.ts: the route table changed"]);
     expect(hasClientPart(update(["src/app/home/HomePage.tsx", "src/app/home/format.ts"]))).toBe(false);
   });
 

@@ -1,8 +1,7 @@
-// zod/mini, as in config/env.server.ts (which also sets its English messages).
-import { email, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type infer as Infer, type ZodMiniType } from "zod/mini";
-
-import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackValues } from "../../shared/feedback/fields";
-import { formValues, parseForm } from "../../shared/forms/form-errors";
+import { formValues, parseForm, type UserFeedback } from "#outpost";
+// zod/mini, as the platform's settings use (the server sets its English messages at start).
+import { email, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type ZodMiniType } from "zod/mini";
+import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackValues } from "./fields";
 
 /** A blank optional field is an absent one. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -25,20 +24,16 @@ const feedbackSchema = object({
   eventId: optional(string({ error: "Expected an event id" }).check(trim(), regex(/^[0-9a-fA-F]{32}$/, "Not an event id"), toLowerCase())),
 });
 
-export type Feedback = Infer<typeof feedbackSchema>;
-
-export type ParsedFeedback = { ok: true; feedback: Feedback } | { ok: false; errors: FeedbackErrors; values: FeedbackValues };
+export type ParsedFeedback = { ok: true; feedback: UserFeedback } | { ok: false; errors: FeedbackErrors; values: FeedbackValues };
 
 /** The fields as the visitor typed them, to show the form again. */
-export function typedValues(record: Record<string, unknown>): FeedbackValues {
-  return formValues(record, FEEDBACK_FIELDS);
+export function typedValues(body: unknown): FeedbackValues {
+  return formValues(body, FEEDBACK_FIELDS);
 }
 
-/** Validates a parsed request body (form fields or JSON); other fields are ignored. */
-export const bodyRecord = (body: unknown): Record<string, unknown> =>
-  body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-
+/** Validates a parsed request body (form fields or JSON; anything else reads as no fields); other fields are ignored. */
 export function parseFeedback(body: unknown): ParsedFeedback {
-  const parsed = parseForm(feedbackSchema, bodyRecord(body), FEEDBACK_FIELDS);
+  const record = body !== null && typeof body === "object" && !Array.isArray(body) ? body : {};
+  const parsed = parseForm(feedbackSchema, record, FEEDBACK_FIELDS);
   return parsed.ok ? { ok: true, feedback: parsed.data } : { ok: false, errors: parsed.errors, values: parsed.values };
 }

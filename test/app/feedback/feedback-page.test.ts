@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RequestRecord } from "#src/server/http/request-log";
 import { recordingMonitoring } from "../../support/fake-monitoring";
 import { until } from "../../support/raw-http";
-import { startTestApp, type TestApp } from "../../support/test-app";
+import { startProductApp } from "../../support/product-app";
+import type { TestApp } from "../../support/test-app";
 
 let app: TestApp | undefined;
 afterEach(async () => {
@@ -16,7 +17,7 @@ const FORM = { "content-type": "application/x-www-form-urlencoded" };
 async function start(options: { reporting?: boolean; env?: Record<string, string> } = {}) {
   const recorded = recordingMonitoring();
   const records: RequestRecord[] = [];
-  app = await startTestApp(
+  app = await startProductApp(
     { ENABLE_DIAGNOSTIC_ROUTES: "true", ...options.env },
     { ...(options.reporting === false ? {} : { monitoring: recorded.monitoring }), observeRequest: (record) => records.push(record) },
   );
@@ -71,8 +72,9 @@ describe("POST /feedback", () => {
     expect((await post("/feedback", "message=hi", { "content-type": "text/plain" })).status).toBe(415);
   });
 
-  it("answers 429 with Retry-After past 5 submissions a minute from one client", async () => {
+  it("answers 429 with Retry-After past 5 submissions a minute from one client; invalid ones do not count", async () => {
     await start();
+    for (let i = 0; i < 3; i++) expect((await post("/feedback", { message: " " })).status).toBe(422);
     for (let i = 0; i < 5; i++) expect((await post("/feedback", { message: `#${i}` })).status).toBe(303);
     const limited = await post("/feedback", { message: "one more" });
     expect(limited.status).toBe(429);

@@ -1,12 +1,11 @@
 import { type ActionContext, type LoaderContext, redirect } from "#outpost";
-import { settings } from "../app.server";
 
 /** Counts this session's visits to the page (a client navigation's data request counts too). */
 export function load({ session }: LoaderContext) {
   const visits = (session.get<number>("visits") ?? 0) + 1;
   session.set("visits", visits);
   const name = session.get<string>("name") ?? "";
-  return { visits, name, greeting: settings.get().GREETING };
+  return { visits, name, greeting: "Hello" };
 }
 
 /** Stores the name in the session, or ends the session (`intent=clear`); post/redirect/get either way. */

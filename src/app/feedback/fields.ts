@@ -1,10 +1,11 @@
-/** The feedback form's fields, by the names the page, the server and the acceptance tests use. */
+/** The feedback form's fields, by the names the page, the action and the acceptance tests use. */
 export const FEEDBACK_FIELDS = ["message", "name", "email", "eventId"] as const;
 export type FeedbackField = (typeof FEEDBACK_FIELDS)[number];
 
 /** Lengths in UTF-16 code units after trimming, as the browser's maxlength counts them. */
 export const FEEDBACK_LIMITS = { message: 4000, name: 100, email: 200 } as const;
 
+/** The page's path, as routes.ts names it (and defineApp's `feedbackPage`, for the platform's error pages). */
 export const FEEDBACK_PATH = "/feedback";
 export const FEEDBACK_SENT_PATH = "/feedback?sent=1";
 
