@@ -6,7 +6,6 @@ import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import { ownSettings } from "./config/settings-scope";
 import "./feedback/action-services";
-import { pagePathOf } from "../shared/routing/data-request";
 import { createFeedbackService, FEEDBACK_RATE_LIMIT_PER_MINUTE } from "./feedback/feedback-service";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits";
 import type { RedisConnection } from "./redis/redis-connection";
@@ -23,7 +22,7 @@ import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
-import { matchRequest } from "./render/route-request";
+import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
 import { type SessionStore, SessionStoreUnavailableError } from "./sessions/session-store";
@@ -129,9 +128,9 @@ export function createApp(deps: AppDependencies): Koa {
       maxDepth: env.BODY_MAX_DEPTH,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
-        const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);
+        const { matched, handler } = classifiedOf(ctx);
         const leaf = matched?.matches[matched.matches.length - 1];
-        return kind.handlerFor(ctx.method) && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
+        return handler && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
       },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
@@ -143,12 +142,13 @@ export function createApp(deps: AppDependencies): Koa {
     monitoring ? (sent) => monitoring.captureFeedback(sent) : undefined,
     rateLimits.limiter("feedback", FEEDBACK_RATE_LIMIT_PER_MINUTE, 60),
   );
+  // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
+  const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
   app.use(
-    behindGuards(
+    classifying(pageRoutes, behindGuards(
       guards,
       pageHandler({
       routes: deps.routes,
-      diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       exposeErrors: development,
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
@@ -158,7 +158,7 @@ export function createApp(deps: AppDependencies): Koa {
       observeRender: deps.observeRender,
       services: { feedback, rateLimits },
     }),
-    ),
+    )),
   );
   return app;
 }
