@@ -16,7 +16,6 @@ import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
-import { behindGuards } from "./http/state-changing";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
@@ -145,7 +144,7 @@ export function createApp(deps: AppDependencies): Koa {
   // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
   const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
   app.use(
-    classifying(pageRoutes, behindGuards(
+    classifying(pageRoutes,
       guards,
       pageHandler({
       routes: deps.routes,
@@ -158,7 +157,7 @@ export function createApp(deps: AppDependencies): Koa {
       observeRender: deps.observeRender,
       services: { feedback, rateLimits },
     }),
-    )),
+    ),
   );
   return app;
 }

@@ -1,11 +1,14 @@
-import type { Context, Middleware } from "koa";
+import type { Context } from "koa";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import type { BuildManifest } from "../assets/manifest";
 import { refuse } from "../http/refuse";
-import { type ClassifiedRequest, classifiedOf } from "../request/classify";
+import type { ClassifiedHandler, ClassifiedRequest } from "../request/classify";
 import type { RouteOutcome } from "../request/outcome";
 import { resolve } from "../request/resolve";
-import { beginRequest, labelOutcome, type RequestOptions, type RequestScope } from "../request/request-scope";
+import { beginRequest, type RequestOptions, type RequestScope } from "../request/request-scope";
+import type { RequestReport } from "../monitoring/request-monitoring";
+import { setRouteLabel } from "../http/request-log";
+import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import { answerData, type DataAnswerOptions, refuseData } from "./data-answer";
 import { answerPage } from "./document-writer";
 import { payloadScript } from "./payload-script";
@@ -23,26 +26,33 @@ export interface PageHandlerOptions extends RequestOptions {
 type WriteOptions = DocumentOptions & DataAnswerOptions;
 
 /**
- * The last middleware, behind `classifying`: refuses what may not run (405, a data request's
+ * The page path's handler, behind `classifying`: refuses what may not run (405, a data request's
  * 4xx), resolves the rest to an outcome and hands it to its writer: the HTML document, the
  * data answer or the resource answer.
  */
-export function pageHandler(options: PageHandlerOptions): Middleware {
+export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
   const write: WriteOptions = {
     ...options,
     build: options.manifest.buildId,
     assetsFor: routeAssets(options.manifest),
     scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
   };
-  return (ctx) => {
-    const request = classifiedOf(ctx);
+  return (ctx, request) => {
     if (request.kind === "data" ? refuseData(ctx, request, write.build) : refuseMethod(ctx, request)) return;
-    const scope = beginRequest(ctx, request, options);
+    const report = options.monitoring?.forRequest(ctx.req);
+    labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
+    const scope = beginRequest(ctx, request, report, options);
     const outcome = resolve(request, scope);
     // Without a closure on the usual, synchronous path.
     if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, scope, resolved, write));
     return answer(ctx, request, scope, outcome, write);
   };
+}
+
+/** Names the request by route pattern: log, metrics, transaction. */
+function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: string): void {
+  setRouteLabel(ctx.state, pattern);
+  report?.nameRoute(ctx.method, pattern);
 }
 
 /** A page or resource route that does not take the method: 405 with the methods it does. */
@@ -54,7 +64,8 @@ function refuseMethod(ctx: Context, { handler, route }: ClassifiedRequest): bool
 }
 
 async function answer(ctx: Context, request: ClassifiedRequest, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): Promise<void> {
-  labelOutcome(ctx, request, scope, outcome);
+  // A notFound() made a matched request the not-found page: named so, for reporting as for the visitor.
+  if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
   // Before any header is sent; no promise for a request that never used the session (most).
   const committed = scope.context.commit();
   if (committed) await committed;

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from "koa";
 import { pagePathOf } from "../../shared/routing/data-request";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
+import { behindGuards, SAFE_METHODS } from "../http/state-changing";
 import type { AppRoutes } from "../routing/app-routes";
 import { type RequestedRoutes, takeRequestedRoutes } from "./requested-routes";
 import { type RouteHandler, type RouteKind, routeKind } from "./route-kind";
@@ -49,18 +50,24 @@ interface ClassifiedState {
   outpostRequest?: ClassifiedRequest;
 }
 
+/** What runs once the request is classified: it receives the classification, never matches again. */
+export type ClassifiedHandler = (ctx: Context, request: ClassifiedRequest) => unknown;
+
 /**
- * `next` (the guards and the page handler) with the request classified in front of it: one
- * wrapper rather than a middleware layer, since every page request passes here.
+ * The page path's entry: classifies the request, then hands it to `handler`, a state-changing
+ * request behind `guards` (CSRF, the body parser, whose reader reads it with classifiedOf).
+ * A page GET passes no guard and allocates nothing more.
  */
-export function classifying(options: ClassifyOptions, next: Middleware): Middleware {
-  return (ctx, after) => {
-    (ctx.state as ClassifiedState).outpostRequest = classify(ctx, options);
-    return next(ctx, after);
+export function classifying(options: ClassifyOptions, guards: readonly Middleware[], handler: ClassifiedHandler): Middleware {
+  return (ctx, next) => {
+    const request = classify(ctx, options);
+    if (SAFE_METHODS.has(ctx.method)) return handler(ctx, request);
+    (ctx.state as ClassifiedState).outpostRequest = request;
+    return behindGuards(guards, (guarded) => handler(guarded, request))(ctx, next);
   };
 }
 
-/** The request's classification, for the body parser's reader and the page handler behind `classifying`. */
+/** The request's classification, for the body parser's reader behind `classifying`. */
 export function classifiedOf(ctx: Context): ClassifiedRequest {
   const request = (ctx.state as ClassifiedState).outpostRequest;
   if (!request) throw new Error("the page path runs behind classifying(): this request was never classified");

@@ -1,12 +1,10 @@
 import type { Context } from "koa";
 import type { ActionServices } from "../../shared/routing/request";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
-import { setRouteLabel } from "../http/request-log";
 import { requestUrl } from "../http/request-target";
 import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
 import type { AppRoutes } from "../routing/app-routes";
 import type { ClassifiedRequest } from "./classify";
-import type { ResolveOptions, RouteOutcome } from "./outcome";
+import type { ResolveOptions } from "./outcome";
 import { PageRequestContext } from "./request-context";
 
 export interface RequestOptions {
@@ -27,17 +25,9 @@ export interface RequestScope extends ResolveOptions {
   context: PageRequestContext;
 }
 
-/** Names the request by route pattern: log, metrics, transaction. */
-function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: string): void {
-  setRouteLabel(ctx.state, pattern);
-  report?.nameRoute(ctx.method, pattern);
-}
-
-/** Names the request by the matched pattern and builds its context, error reporting and URL (on first read). */
-export function beginRequest(ctx: Context, request: ClassifiedRequest, options: RequestOptions): RequestScope {
+/** Builds the request's context, its error reporting and its URL (on first read); `report` is already named by route. */
+export function beginRequest(ctx: Context, request: ClassifiedRequest, report: RequestReport | undefined, options: RequestOptions): RequestScope {
   const { matched, pagePath, requested } = request;
-  const report = options.monitoring?.forRequest(ctx.req);
-  labelRoute(ctx, report, matched?.pattern ?? NOT_FOUND_ROUTE);
   return {
     routes: options.routes,
     exposeErrors: options.exposeErrors,
@@ -49,9 +39,4 @@ export function beginRequest(ctx: Context, request: ClassifiedRequest, options: 
     report,
     context: new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, () => requestUrl(ctx, pagePath), options.services),
   };
-}
-
-/** A notFound() made a matched request the not-found page: named so, for reporting as for the visitor. */
-export function labelOutcome(ctx: Context, request: ClassifiedRequest, scope: RequestScope, outcome: RouteOutcome): void {
-  if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
 }
