@@ -3,6 +3,7 @@ import type { RuntimeConfig } from "../../shared/document/payload";
 import type { BuildManifest } from "../assets/manifest";
 import { refuse } from "../http/refuse";
 import type { ClassifiedHandler, ClassifiedRequest } from "../request/classify";
+import type { MaybePromise } from "../request/maybe-promise";
 import type { RouteOutcome } from "../request/outcome";
 import { resolve } from "../request/resolve";
 import { beginRequest, type RequestOptions, type RequestScope } from "../request/request-scope";
@@ -63,12 +64,16 @@ function refuseMethod(ctx: Context, { handler, route }: ClassifiedRequest): bool
   return true;
 }
 
-async function answer(ctx: Context, request: ClassifiedRequest, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): Promise<void> {
+function answer(ctx: Context, request: ClassifiedRequest, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): MaybePromise<void> {
   // A notFound() made a matched request the not-found page: named so, for reporting as for the visitor.
   if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
   // Before any header is sent; no promise for a request that never used the session (most).
   const committed = scope.context.commit();
-  if (committed) await committed;
+  if (committed) return committed.then(() => writeAnswer(ctx, request, scope, outcome, write));
+  return writeAnswer(ctx, request, scope, outcome, write);
+}
+
+function writeAnswer(ctx: Context, request: ClassifiedRequest, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): MaybePromise<void> {
   if (outcome.type === "resource") return writeResource(ctx, outcome);
   if (request.kind === "data") return answerData(ctx, outcome, scope, write);
   if (outcome.type === "redirect") return writeRedirect(ctx, outcome);
