@@ -37,7 +37,7 @@ function settle(outcome: RouteOutcome, request: ClassifiedRequest, { context }: 
     if (request.handler && request.kind !== "resource") outcome.status = 303;
   } else if (outcome.type === "state") {
     // Chosen with response.status(); it shows only when the page renders without error.
-    if (outcome.status === 200) outcome.status = context.chosenStatus ?? 200;
+    if (outcome.status === 200 && context.chosenStatus !== undefined) outcome.status = context.chosenStatus;
   } else outcome.status ??= context.chosenStatus;
   return outcome;
 }
