@@ -5,7 +5,6 @@ import { staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import { ownSettings } from "./config/settings-scope";
-import { pagePathOf } from "../shared/routing/data-request";
 import type { UserFeedback } from "../shared/routing/request";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits";
 import type { RedisConnection } from "./redis/redis-connection";
@@ -16,13 +15,12 @@ import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
-import { behindGuards } from "./http/state-changing";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
-import { matchRequest } from "./render/route-request";
+import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
 import { type SessionStore, SessionStoreUnavailableError } from "./sessions/session-store";
@@ -128,9 +126,9 @@ export function createApp(deps: AppDependencies): Koa {
       maxDepth: env.BODY_MAX_DEPTH,
       // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
       reader: (ctx) => {
-        const { matched, kind } = matchRequest(ctx, pagePathOf(ctx.path) ?? ctx.path, deps.routes, env.ENABLE_DIAGNOSTIC_ROUTES);
+        const { matched, handler } = classifiedOf(ctx);
         const leaf = matched?.matches[matched.matches.length - 1];
-        return kind.handlerFor(ctx.method) && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
+        return handler && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
       },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
@@ -140,23 +138,26 @@ export function createApp(deps: AppDependencies): Koa {
   // User feedback goes out through error reporting, so it can be sent exactly when that is on.
   const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
   const { feedbackPage } = deps.routes.table;
+  // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
+  const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
   app.use(
-    behindGuards(
+    classifying(
+      pageRoutes,
       guards,
       pageHandler({
-      routes: deps.routes,
-      diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
-      exposeErrors: development,
-      renderTimeoutMs: env.RENDER_TIMEOUT_MS,
-      manifest: deps.assets.manifest,
-      runtimeConfig: runtimeConfig(env, {
-        feedbackPage: feedbackPage ? { path: feedbackPage, available: userFeedback !== undefined } : null,
-        favicon: publicFileExists(deps.publicDir, "favicon.ico") }),
-      logError: logRenderError,
-      monitoring: deps.monitoring,
-      observeRender: deps.observeRender,
-      services: { rateLimits, userFeedback },
-    }),
+        routes: deps.routes,
+        exposeErrors: development,
+        renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+        manifest: deps.assets.manifest,
+        runtimeConfig: runtimeConfig(env, {
+          feedbackPage: feedbackPage ? { path: feedbackPage, available: userFeedback !== undefined } : null,
+          favicon: publicFileExists(deps.publicDir, "favicon.ico"),
+        }),
+        logError: logRenderError,
+        monitoring: deps.monitoring,
+        observeRender: deps.observeRender,
+        services: { rateLimits, userFeedback },
+      }),
     ),
   );
   return app;

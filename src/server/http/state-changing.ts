@@ -1,6 +1,7 @@
 import type { Middleware } from "koa";
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing: no CSRF check, no body. */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * `handler` behind `guards` for state-changing requests only: page GETs, the hot path, go

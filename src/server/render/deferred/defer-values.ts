@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { DeferredError, forEachDeferred } from "../../../shared/deferred/deferred-data";
 import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
 import type { RouteState } from "../../../shared/routing/route-state";
-import { routeError } from "../resolve-route";
+import { routeError } from "../../request/resolve-route";
 
 /**
  * Readies a page's deferred values for streaming: its state's data then holds, in place of each,

@@ -1,25 +1,13 @@
 import type { RouteError } from "../../shared/routing/module";
 import type { RequestContext } from "../../shared/routing/request";
-import type { RouteState } from "../../shared/routing/route-state";
 import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
-import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal, type RedirectStatus, type ResponseHeaders } from "../../shared/routing/signals";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
 import type { AppRoutes } from "../routing/app-routes";
 import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
+import { type EarlyFailure, type ResolveOptions, type RouteOutcome, redirectOutcome } from "./outcome";
 import { touchingSession } from "./request-context";
 
-export type RouteOutcome =
-  | { type: "redirect"; location: string; status: RedirectStatus; headers?: ResponseHeaders }
-  | { type: "state"; status: number; state: Omit<RouteState, "styles">; headers?: ResponseHeaders }
-  /** A resource route's answer: a web Response, or data sent as JSON (with the status and headers of a signal that stopped it). */
-  | { type: "resource"; value: unknown; status?: number; headers?: ResponseHeaders };
-
-export interface ResolveOptions {
-  exposeErrors: boolean;
-  /** Every real error (never the signals), exactly once; returns the id error reporting gave it. */
-  onError: (error: unknown) => string | undefined;
-  /** The routes whose loaders run (a data request's `_routes`); every route when absent. */
-  loadOnly?: ReadonlySet<string>;
-}
+export type { EarlyFailure, ResolveOptions, RouteOutcome } from "./outcome";
 
 export type Settled = { ok: true; data: unknown } | { ok: false; error: unknown } | undefined;
 
@@ -91,18 +79,16 @@ export function boundaryAbove(routes: AppRoutes, matches: readonly RouteMatch[],
   return null;
 }
 
-/** Where a chain stopped before its loaders: a middleware's or an action's failure, at the depth of its route. */
-export interface EarlyFailure {
-  depth: number;
-  error: unknown;
-}
+/** Stands for "show the not-found page" until resolveRoute, the one place that shows it, does. */
+const NOT_FOUND = Symbol("not found");
 
 /**
  * Runs the matched chain's loaders in parallel and turns their results into what to answer.
  * The shallowest route that did not load decides: a redirect, the not-found page, a 4xx from
  * `httpError()`, or its error shown by the nearest error component above it. Real errors are
- * reported, each once. After an early failure only the routes that still render (those down to
- * its error component) load.
+ * reported, each once. An early failure (a middleware's or an action's) that is a redirect or
+ * `notFound()` answers at once; any other shows with only the loaders of the routes that still
+ * render (those down to its error component).
  */
 export function resolveRoute(
   routes: AppRoutes,
@@ -111,6 +97,25 @@ export function resolveRoute(
   options: ResolveOptions,
   early?: EarlyFailure,
 ): MaybePromise<RouteOutcome> {
+  const outcome = early && isNotFoundSignal(early.error) ? NOT_FOUND : loadChain(routes, matched, context, options, early);
+  // Without a closure on the usual, synchronous path.
+  if (outcome instanceof Promise) return outcome.then((resolved) => orNotFoundPage(resolved, routes, context, options));
+  return orNotFoundPage(outcome, routes, context, options);
+}
+
+/** The not-found page, in the root layout, in place of the chain that said not found. */
+function orNotFoundPage(resolved: RouteOutcome | typeof NOT_FOUND, routes: AppRoutes, context: RequestContext, options: ResolveOptions): MaybePromise<RouteOutcome> {
+  return resolved === NOT_FOUND ? resolveRoute(routes, null, context, options) : resolved;
+}
+
+function loadChain(
+  routes: AppRoutes,
+  matched: MatchedRoutes | null,
+  context: RequestContext,
+  options: ResolveOptions,
+  early?: EarlyFailure,
+): MaybePromise<RouteOutcome | typeof NOT_FOUND> {
+  if (early && isRedirectSignal(early.error)) return redirectOutcome(early.error);
   const found = matched ?? routes.table.notFound();
   if (!matched) {
     context.params = {};
@@ -124,7 +129,7 @@ export function resolveRoute(
   }
   return thenMaybe(runLoaders(routes, found.matches, context, upTo, options.loadOnly), (settled) => {
     if (early && !settled[early.depth]) settled[early.depth] = { ok: false, error: early.error };
-    return outcomeOf(routes, matched, found, settled, context, options);
+    return outcomeOf(routes, matched, found, settled, options);
   });
 }
 
@@ -133,9 +138,8 @@ function outcomeOf(
   matched: MatchedRoutes | null,
   found: MatchedRoutes,
   settled: Settled[],
-  context: RequestContext,
   options: ResolveOptions,
-): MaybePromise<RouteOutcome> {
+): RouteOutcome | typeof NOT_FOUND {
   const data: Record<string, unknown> = {};
   let failure: { depth: number; error: unknown } | undefined;
   for (let depth = 0; depth < settled.length; depth++) {
@@ -148,9 +152,9 @@ function outcomeOf(
     const { error } = result;
     if (isRedirectSignal(error) || isNotFoundSignal(error)) {
       if (failure) continue;
-      if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
-      // The not-found page, in the root layout; should the root itself say not found, without its data.
-      if (matched) return resolveRoute(routes, null, context, options);
+      if (isRedirectSignal(error)) return redirectOutcome(error);
+      // Should the not-found page's own root say not found, it shows without the root's data.
+      if (matched) return NOT_FOUND;
       continue;
     }
     // Every failed loader is reported (a 4xx is an answer, not a failure); the shallowest one is shown.

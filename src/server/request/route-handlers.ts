@@ -1,13 +1,12 @@
-import type { Context } from "koa";
 import { actionResult } from "../../shared/routing/action-result";
 import type { RouteMiddleware } from "../../shared/routing/module";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
-import { applyHeaders } from "../http/response-headers";
+import { headerPairs, isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
 import type { AppRoutes } from "../routing/app-routes";
 import { type MaybePromise, isThenable } from "./maybe-promise";
 import type { PageRequestContext } from "./request-context";
-import { type EarlyFailure, type ResolveOptions, type RouteOutcome, resolveRoute } from "./resolve-route";
+import { type EarlyFailure, type ResolveOptions, type RouteOutcome, redirectOutcome } from "./outcome";
+import { resolveRoute } from "./resolve-route";
 import type { RouteHandler } from "./route-kind";
 
 type ChainMiddleware = readonly { depth: number; run: RouteMiddleware }[];
@@ -66,36 +65,14 @@ function runFrom(all: ChainMiddleware, start: number, context: PageRequestContex
 }
 
 /**
- * A page whose middleware stopped it: a redirect or the not-found page at once; a 4xx or an
- * error shown by the error component above, with only the loaders of the routes that still render.
- */
-export function stoppedByMiddleware(
-  routes: AppRoutes,
-  matched: MatchedRoutes | null,
-  context: PageRequestContext,
-  resolve: ResolveOptions,
-  early: EarlyFailure,
-): MaybePromise<RouteOutcome> {
-  const { error } = early;
-  if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
-  if (isNotFoundSignal(error)) return resolveRoute(routes, null, context, resolve);
-  return resolveRoute(routes, matched, context, resolve, early);
-}
-
-// A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST.
-const toGet = (outcome: RouteOutcome): RouteOutcome => (outcome.type === "redirect" ? { ...outcome, status: 303 } : outcome);
-
-/**
  * A POST to a page: runs its action, then the chain's loaders (so the page shows data the action
- * changed), and renders the page with the action's data and status. `redirect()` is answered 303,
- * `notFound()` with the not-found page, `httpError()` and a thrown error as a loader's are: shown
- * by the nearest error component above the route (a real error reported once, status 500).
+ * changed), and renders the page with the action's data and status. What the action throws is
+ * answered as a middleware's failure at the leaf would be (resolveRoute).
  */
 export async function runAction(
   routes: AppRoutes,
   matched: MatchedRoutes,
   action: RouteHandler,
-  ctx: Context,
   context: PageRequestContext,
   resolve: ResolveOptions,
 ): Promise<RouteOutcome> {
@@ -103,12 +80,11 @@ export async function runAction(
   try {
     result = actionResult(await context.touchingSession(action));
   } catch (error) {
-    if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: 303, headers: error.headers };
-    if (isNotFoundSignal(error)) return resolveRoute(routes, null, context, resolve);
-    return toGet(await resolveRoute(routes, matched, context, resolve, { depth: matched.matches.length - 1, error }));
+    return resolveRoute(routes, matched, context, resolve, { depth: matched.matches.length - 1, error });
   }
-  applyHeaders(ctx, result.headers);
-  const outcome = toGet(await resolveRoute(routes, matched, context, resolve));
+  // Now, before the loaders, as the action's own setHeader calls were: a loader's may still replace them.
+  for (const [name, value] of headerPairs(result.headers)) context.response.setHeader(name, value);
+  const outcome = await resolveRoute(routes, matched, context, resolve);
   if (outcome.type === "state" && !outcome.state.error && outcome.status === 200) {
     outcome.status = result.status;
     outcome.state.actionData = result.data;
@@ -131,7 +107,7 @@ export async function runResource(
       error = thrown;
     }
   }
-  if (isRedirectSignal(error)) return { type: "redirect", location: error.location, status: error.status, headers: error.headers };
+  if (isRedirectSignal(error)) return redirectOutcome(error);
   // Sent by sendJson like any other JSON answer: one Content-Type, a Content-Length.
   if (isHttpErrorSignal(error)) return { type: "resource", value: error.data, status: error.status, headers: error.headers };
   if (isNotFoundSignal(error)) return { type: "resource", value: { error: "Not Found" }, status: 404 };

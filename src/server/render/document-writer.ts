@@ -1,0 +1,63 @@
+import type { Context } from "koa";
+import { withStyles } from "../../shared/routing/route-state";
+import { applyHeaders } from "../http/response-headers";
+import { pipeResponse } from "../http/stream-response";
+import type { PageOutcome } from "../request/outcome";
+import type { RequestScope } from "../request/request-scope";
+import { deferState, skipDeferredErrors } from "./deferred/defer-values";
+import { encodeLines } from "./deferred/deferred-lines";
+import { createNonce, sharedPageNonce } from "./nonce";
+import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./page-cache";
+import { type DocumentOptions, type PageRender, startDocument } from "./render-document";
+
+/**
+ * The HTML document writer: streams the page (the shell first; crawlers and cacheable pages
+ * whole, a cacheable one with its ETag), its deferred values after it, under the route's cache policy.
+ */
+export async function answerPage(ctx: Context, outcome: PageOutcome, { report, onError, context }: RequestScope, options: DocumentOptions): Promise<void> {
+  if (outcome.headers) applyHeaders(ctx, outcome.headers);
+  const started = performance.now();
+  const audience = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
+  const deferred = audience ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs, audience) : undefined;
+  const assets = options.assetsFor(outcome.state.matches);
+  const { status } = outcome;
+  const headers = routeHeaders(options.routes, outcome.state);
+  const cacheable = isPublicPage(headers, status, context.personal);
+  // A HEAD's body is never sent, so nobody receives a deferred value (a cached page's is in its ETag).
+  if (ctx.method === "HEAD" && !cacheable) audience?.abort();
+  const page: PageRender = {
+    state: withStyles(outcome.state, assets.styles),
+    status,
+    cacheable,
+    routeHeaders: headers,
+    personal: context.personal,
+    assets,
+    // A cached page is the same for everybody: no per-request trace, a nonce of its URL's.
+    traceMeta: cacheable ? {} : (report?.traceMeta() ?? {}),
+    nonce: cacheable ? sharedPageNonce(options.manifest.buildId, ctx.url) : createNonce(),
+    scriptFor: options.scriptFor,
+    onError: deferred ? skipDeferredErrors(onError) : onError,
+    deferred,
+  };
+  const render = await startDocument(ctx, page, options);
+  if (!render) {
+    deferred?.stop();
+    return;
+  }
+  if (cacheable && ctx.status === 200) {
+    answerCacheable(ctx, await collectDocument(render.pipe));
+    render.close(true);
+    return;
+  }
+  if (ctx.method === "HEAD") {
+    // The status and headers are known once the shell is; the body is not wanted.
+    render.close(false);
+    return;
+  }
+  const pattern = page.state.pattern;
+  // A visitor who leaves mid-stream should not keep React rendering for nobody.
+  pipeResponse(ctx, render.pipe, (finished) => {
+    render.close(finished);
+    if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);
+  });
+}

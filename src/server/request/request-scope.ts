@@ -1,0 +1,42 @@
+import type { Context } from "koa";
+import type { ActionServices } from "../../shared/routing/request";
+import { requestUrl } from "../http/request-target";
+import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
+import type { AppRoutes } from "../routing/app-routes";
+import type { ClassifiedRequest } from "./classify";
+import type { ResolveOptions } from "./outcome";
+import { PageRequestContext } from "./request-context";
+
+export interface RequestOptions {
+  routes: AppRoutes;
+  /** Development only: error pages show the message and stack. */
+  exposeErrors: boolean;
+  /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
+  logError: (error: unknown, ctx: Context) => void;
+  monitoring?: RequestMonitoring;
+  /** What loaders and actions may use besides the request (rate limits, user feedback). */
+  services: ActionServices;
+}
+
+/** One request's own pieces, built from `ctx` once: what resolve() and the writers use instead of it. */
+export interface RequestScope extends ResolveOptions {
+  routes: AppRoutes;
+  report: RequestReport | undefined;
+  context: PageRequestContext;
+}
+
+/** Builds the request's context, its error reporting and its URL (on first read); `report` is already named by route. */
+export function beginRequest(ctx: Context, request: ClassifiedRequest, report: RequestReport | undefined, options: RequestOptions): RequestScope {
+  const { matched, pagePath, requested } = request;
+  return {
+    routes: options.routes,
+    exposeErrors: options.exposeErrors,
+    onError: (error) => {
+      options.logError(error, ctx);
+      return report?.captureError(error);
+    },
+    loadOnly: requested?.ok ? requested.only : undefined,
+    report,
+    context: new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, () => requestUrl(ctx, pagePath), options.services),
+  };
+}
