@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { DocumentHeadTags } from "../routing/head";
-import { serializeForScript } from "./serialize";
+import { scriptJson } from "./serialize";
 
 export interface DocumentProps {
   head: DocumentHeadTags;
@@ -30,9 +30,10 @@ export function Document({ head, styles, traceMeta, favicon = false, children }:
         ))}
         {head.jsonLd?.map((data, index) => (
           // Data for search engines, never run: JSON escaped so no value can close the element.
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: serialised with serializeForScript.
+          // Plain JSON.stringify: the named-value errors of serializeForScript would ship their walk to every browser.
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: escaped by scriptJson.
           // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the document.
-          <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeForScript(data) }} />
+          <script key={index} type="application/ld+json" dangerouslySetInnerHTML={{ __html: scriptJson(JSON.stringify(data)) }} />
         ))}
         {Object.entries(traceMeta).map(([name, content]) => (
           <meta key={name} name={name} content={content} />

@@ -21,8 +21,14 @@ const ESCAPES: Record<string, string> = {
   "\\\\": "\\\\",
 };
 
+/** Escapes JSON text for an inline <script> (the browser's copy of Document needs only this part). */
+export function scriptJson(json: string): string {
+  return json.replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
+}
+
+/** The value as script-safe JSON; a value JSON cannot carry fails naming it (jsonText). */
 export function serializeForScript(value: unknown): string {
-  return jsonText(value, "the page's data").replace(UNSAFE, (match) => ESCAPES[match] ?? "\\ufffd");
+  return scriptJson(jsonText(value, "the page's data"));
 }
 
 // Only ever a key: inside strings every quote is escaped, and a value is never followed by a colon.
