@@ -83,6 +83,8 @@ export function routeModules(root, appDir, config) {
     return {
       file,
       resource,
+      // Named from another folder than the app's: the platform's diagnostics.
+      diagnostic: folder !== appDir,
       id: file.replace(/\.[cm]?[jt]sx?$/, ""),
       absolute,
       relative: path.relative(root, absolute).split(path.sep).join("/"),
@@ -109,19 +111,28 @@ function serverRoutesModule(root, routesFile, modules) {
   return lines.join("\n");
 }
 
-function clientRoutesModule(root, routesFile, modules, lazyRoot) {
+/**
+ * The browser's route table: `outpost:client-routes` is the app's alone, in the entry's chunk;
+ * `outpost:client-routes-with-diagnostics`, a chunk of its own, mounts the diagnostics too and is
+ * loaded only where the server says they are served, so visitors of a product never download them.
+ */
+function clientRoutesModule(root, routesFile, modules, { lazyRoot, diagnostics }) {
   // The root layout renders on every page: part of the entry rather than a chunk of its own,
   // except in development, where a chunk of its own can be imported again (Fast Refresh).
   // Resource routes have no importer at all: the browser loads them as documents.
   const [layout, ...pages] = lazyRoot ? [null, ...modules] : modules;
+  const served = diagnostics ? pages : pages.filter((module) => !module.diagnostic);
   const lazy = (module) => `${JSON.stringify(module.id)}: () => import(${JSON.stringify(module.absolute)})`;
   const entries = [
     ...(layout ? [`${JSON.stringify(layout.id)}: () => Promise.resolve(rootLayout)`] : []),
-    ...pages.filter((module) => !module.resource).map(lazy),
+    ...served.filter((module) => !module.resource).map(lazy),
   ];
   return [
     ...(layout ? [`import * as rootLayout from ${JSON.stringify(layout.absolute)};`] : []),
-    ...mountedConfig(root, routesFile),
+    // Loaded lazily, it first imports the app's module as every lazy chunk does (app-chunk.mjs),
+    // or the code both tables share would be split into a chunk of its own.
+    ...(diagnostics ? [`import ${JSON.stringify(path.join(root, "src/client/start.tsx"))};`, ...mountedConfig(root, routesFile)] : []),
+    ...(diagnostics ? [] : [`import config from ${JSON.stringify(routesFile)};`]),
     `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
     `export default createClientRoutes(config, { ${entries.join(", ")} });`,
   ].join("\n");
@@ -138,18 +149,20 @@ export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModu
   return {
     name: "outpost-app-routes",
     setup(build) {
-      build.onResolve({ filter: /^outpost:(server|client)-routes$/ }, (args) => {
-        if (args.path !== `outpost:${target}-routes`) {
+      build.onResolve({ filter: /^outpost:(server-routes|client-routes|client-routes-with-diagnostics)$/ }, (args) => {
+        if (!args.path.startsWith(`outpost:${target}-routes`)) {
           return { errors: [{ text: `${args.path} is not available in the ${target} build` }] };
         }
         return { path: args.path, namespace: NAMESPACE };
       });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async () => {
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, async (args) => {
         const { file, files, config } = await loadAppConfig(root, appDir);
         const modules = routeModules(root, appDir, config);
+        // Every module of both tables, whichever of them is loading.
         onModules?.(modules);
+        const diagnostics = args.path.endsWith("-with-diagnostics");
         const contents =
-          target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules, lazyRoot);
+          target === "server" ? serverRoutesModule(root, file, modules) : clientRoutesModule(root, file, modules, { lazyRoot, diagnostics });
         return { contents, loader: "js", resolveDir: root, watchFiles: files };
       });
       if (target !== "client") return;

@@ -3,3 +3,8 @@ declare module "outpost:client-routes" {
   const routes: import("./navigation/client-routes").ClientRoutes;
   export default routes;
 }
+// The same with the diagnostics mounted: a chunk of its own, loaded only where they are served.
+declare module "outpost:client-routes-with-diagnostics" {
+  const routes: import("./navigation/client-routes").ClientRoutes;
+  export default routes;
+}

@@ -1,4 +1,4 @@
-import clientRoutes from "outpost:client-routes";
+import appRoutes from "outpost:client-routes";
 import { hydrateRoot } from "react-dom/client";
 import { type DocumentPayload, PAYLOAD_GLOBAL } from "../shared/document/payload";
 import { announcingErrors } from "./dev/error-hooks";
@@ -32,6 +32,8 @@ export async function start(): Promise<void> {
   // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
   const { stream } = payload;
   const streamed = stream === undefined ? undefined : import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(stream));
+  // Only a server that serves the diagnostics makes the browser fetch their routes.
+  const clientRoutes = payload.config.diagnostics ? (await import("outpost:client-routes-with-diagnostics")).default : appRoutes;
   // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
   const loaded = clientRoutes.load(payload.state.matches.map((match) => match.id));
   if (streamed) payload.state.data = await streamed;

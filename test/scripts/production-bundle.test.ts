@@ -3,12 +3,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIST } from "../support/paths";
 
+function clientScripts(): { file: string; code: string }[] {
+  return readdirSync(path.join(DIST, "client"), { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".js"))
+    .map((file) => ({ file, code: readFileSync(path.join(DIST, "client", file), "utf8") }));
+}
+
 // Fast Refresh is for `npm run dev` only: what `npm run build` ships (built once for the test
 // run by test/support/global-setup.ts) has no refresh runtime, registration calls or hot client.
 describe("the production client bundle", () => {
-  const scripts = readdirSync(path.join(DIST, "client"), { recursive: true, encoding: "utf8" })
-    .filter((file) => file.endsWith(".js"))
-    .map((file) => ({ file, code: readFileSync(path.join(DIST, "client", file), "utf8") }));
+  const scripts = clientScripts();
 
   it("has scripts to look at", () => {
     expect(scripts.length).toBeGreaterThan(1);
@@ -41,6 +45,14 @@ describe("the production client build's chunks", () => {
     const [app] = manifest.entry.modulePreloads;
     expect(Object.keys(manifest.routes).length).toBeGreaterThan(5);
     for (const [id, route] of Object.entries(manifest.routes)) expect(route.imports, id).toContain(app);
+  });
+
+  it("leaves the diagnostics' routes out of that chunk: a server that serves them has the browser load them", () => {
+    const app = readFileSync(path.join(DIST, "client", manifest.files[manifest.entry.modulePreloads[0] as string] as string), "utf8");
+    expect(app).toContain('"home/HomePage"');
+    expect(app).not.toContain('"diagnostics/FormPage"');
+    const withDiagnostics = clientScripts().filter(({ code }) => code.includes('"diagnostics/FormPage"') && code.includes('"home/HomePage"'));
+    expect(withDiagnostics.map(({ file }) => file)).toHaveLength(1);
   });
 
   it("gives that chunk the debug id Sentry symbolicates its frames with", () => {
