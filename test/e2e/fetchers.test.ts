@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, watchPage, type WatchedPage } from "../support/browser";
+import { hasChromium, launchChromium, markDocument, notReloaded, watchPage, type WatchedPage } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // Fetchers and revalidation control on the product's diagnostics pages, in Chromium.
@@ -21,13 +21,9 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     const watched = watchPage(await browser.browser.newPage());
     await watched.page.goto(`${server.url}${path}`);
     await watched.page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    // Survives only as long as the document does: a reload would lose it.
-    await watched.page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
+    await markDocument(watched.page);
     return watched;
   }
-  const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
   const number = async (page: Page, selector: string) => Number(await page.textContent(selector));
 
   interface Snapshot {

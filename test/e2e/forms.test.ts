@@ -1,44 +1,24 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
+import { hasChromium, launchChromium, notReloaded, openMarked } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // The platform's <Form> on the diagnostics form page, in the fixture app's build; the product's
 // feedback form is tested in test/app/feedback/feedback-browser.test.ts.
-let server: ServerProcess;
-const browsers: Array<{ close(): Promise<void> }> = [];
-
-beforeAll(async () => {
-  server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
-});
-afterAll(async () => {
-  await Promise.all(browsers.map((browser) => browser.close()));
-  await server?.stop();
-});
-
-async function browserContext(javaScriptEnabled: boolean): Promise<BrowserContext> {
-  const launched = await launchChromium({ javaScriptEnabled });
-  browsers.push(launched);
-  return launched.browser;
-}
-
 describe.skipIf(!hasChromium)("forms in a browser with JavaScript", () => {
+  let server: ServerProcess;
   let browser: BrowserContext;
+  let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    browser = await browserContext(true);
+    server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
+    ({ browser, close: closeBrowser } = await launchChromium());
+  });
+  afterAll(async () => {
+    await closeBrowser?.();
+    await server?.stop();
   });
 
-  async function open(path: string): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${path}`);
-    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    // Survives only as long as the document does: a reload would lose it.
-    await page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
-    return page;
-  }
-  const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+  const open = (path: string) => openMarked(browser, `${server.url}${path}`);
   const savedCount = async (page: Page) => Number((await page.textContent("#saved-count"))?.replace("saved ", ""));
 
   it("submits without a reload: validation messages, pending state, one submit, revalidated loader data", async () => {

@@ -1,6 +1,6 @@
-import type { BrowserContext, Page, Request } from "playwright-core";
+import type { BrowserContext, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../../support/browser";
+import { hasChromium, launchChromium, markDocument, notReloaded, openMarked } from "../../support/browser";
 import { receivedItems } from "../../support/envelopes";
 import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
 import { DIST } from "../../support/paths";
@@ -81,17 +81,7 @@ describe.skipIf(!hasChromium)("the feedback form in a browser with JavaScript", 
     browser = await browserContext(true);
   });
 
-  async function open(path: string): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${path}`);
-    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    // Survives only as long as the document does: a reload would lose it.
-    await page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
-    return page;
-  }
-  const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+  const open = (path: string) => openMarked(browser, `${server.url}${path}`);
 
   it("hydrates the server's error page without warnings, fetching its feedback form only there, and sends it without a reload", async () => {
     const scripts: string[] = [];
@@ -120,9 +110,7 @@ describe.skipIf(!hasChromium)("the feedback form in a browser with JavaScript", 
       return form !== null && Object.keys(form).some((key) => key.startsWith("__reactFiber"));
     });
     expect(feedbackFormChunk()).toHaveLength(1);
-    await page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
+    await markDocument(page);
     await page.fill('form[action="/feedback"] textarea[name="message"]', "The server failed me");
     await page.click('form[action="/feedback"] button[type="submit"]');
     await page.waitForURL(`${server.url}/feedback?sent=1`);
