@@ -1,11 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium, holdRequests } from "../support/browser";
+import { DIST } from "../support/paths";
 import { reportingStack } from "../support/reporting-stack";
 
+// On the product's build, not the fixture app's: what a screen reader is told is judged on the pages visitors are served.
 // What a screen reader is told once JavaScript has the page: where focus goes, what is announced.
 describe.skipIf(!hasChromium)("focus and announcements after client navigations and form answers", () => {
-  const stack = reportingStack({});
+  const stack = reportingStack({}, { dist: DIST });
 
   async function hydrated(path: string): Promise<Page> {
     const page = await stack.browser.newPage();

@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_UA } from "../../scripts/bench/lib/proc.mjs";
 import { appPages, axeViolations, serveWithoutScripts } from "../support/accessibility";
 import { hasChromium, holdRequests, launchChromium } from "../support/browser";
+import { DIST } from "../support/paths";
 import { reportingServer } from "../support/reporting-stack";
 
+// On the product's build, not the fixture app's: accessibility is judged on what visitors are served.
 // Every page of src/app/routes.ts (diagnostics included), and the states a visitor meets on
 // them, checked by axe-core: zero violations of any impact.
 const pages = await appPages();
@@ -13,7 +15,7 @@ const pages = await appPages();
 // Concurrent: each test has a page of its own, and most of the time is the browser's.
 describe.skipIf(!hasChromium)("accessibility (axe-core) of every page", { concurrent: true }, () => {
   // A DSN, so the feedback form (and the SDK) render as in production.
-  const stack = reportingServer({});
+  const stack = reportingServer({}, { dist: DIST });
   let browser: BrowserContext;
   let closeBrowser: () => Promise<void>;
   beforeAll(async () => {

@@ -1,10 +1,8 @@
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium, watchPage } from "../support/browser";
 import { eventsWithMessage, receivedItems } from "../support/envelopes";
 import { type FakeIngest, startFakeIngest } from "../support/fake-ingest";
-import { FIXTURE_DIST, ROOT } from "../support/paths";
 import { browserMarkerArrived, FIXTURE_MARKER, isMarkerEvent, isMarkerText, serverMarkerArrived } from "../support/report-markers";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
@@ -16,7 +14,7 @@ describe.skipIf(!hasChromium)("a failing deferred value read with use()", () => 
   let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     ingest = await startFakeIngest();
-    server = await startServerProcess({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` }, { dist: path.join(ROOT, FIXTURE_DIST) });
+    server = await startServerProcess({ SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` });
     ({ browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {

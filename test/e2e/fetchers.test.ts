@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, watchPage, type WatchedPage } from "../support/browser";
+import { hasChromium, launchChromium, markDocument, notReloaded, watchPage, type WatchedPage } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // Fetchers and revalidation control on the product's diagnostics pages, in Chromium.
@@ -21,13 +21,9 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     const watched = watchPage(await browser.browser.newPage());
     await watched.page.goto(`${server.url}${path}`);
     await watched.page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    // Survives only as long as the document does: a reload would lose it.
-    await watched.page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
+    await markDocument(watched.page);
     return watched;
   }
-  const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
   const number = async (page: Page, selector: string) => Number(await page.textContent(selector));
 
   interface Snapshot {
@@ -116,8 +112,8 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     await page.waitForFunction(() => document.getElementById("child-name")?.textContent === "first child");
     expect(page.url()).toBe(`${server.url}/diagnostics/revalidation/first?still=1`);
     expect(await number(page, "#layout-runs")).toBe(runs + 2);
-    // The search changed: every route but the layout that declined.
-    const asked = ["root/RootLayout", "diagnostics/DiagnosticsLayout", "diagnostics/revalidation/FirstChild"].map(encodeURIComponent).join(",");
+    // The search changed: every route but the layout that declined (the fixture app's root layout is "Layout").
+    const asked = ["Layout", "diagnostics/DiagnosticsLayout", "diagnostics/revalidation/FirstChild"].map(encodeURIComponent).join(",");
     expect(dataRequests.at(-1)).toBe(`/__data/diagnostics/revalidation/first?still=1&_routes=${asked}`);
     expect(await notReloaded(page)).toBe(true);
     expect(documentRequests).toEqual(["/diagnostics/revalidation/first"]);

@@ -33,17 +33,17 @@ describe.skipIf(!hasChromium)("in Chromium", () => {
 
   it("hydrates the home page without errors or hydration warnings, and it responds", async () => {
     const { page, problems } = await open("/");
-    await expect(page.title()).resolves.toBe("Outpost");
-    await page.click("#counter");
-    await page.click("#counter");
-    await expect(page.textContent("#counter")).resolves.toBe("Clicked 2 times");
+    await expect(page.title()).resolves.toBe("Fixture");
+    await page.click("#count");
+    await page.click("#count");
+    await expect(page.textContent("#count")).resolves.toBe("2");
     expect(problems).toEqual([]);
     await page.close();
   });
 
   it("hydrates the not-found page", async () => {
     const { page, problems } = await open("/no/such/page");
-    await expect(page.textContent("h1")).resolves.toBe("Page not found");
+    await expect(page.textContent("h1")).resolves.toBe("Nothing here");
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -23,6 +23,7 @@ interface ChunkUse {
   unused: number;
 }
 
+// On the product's build, not the fixture app's: the gate measures the JavaScript that ships to visitors.
 // What a visitor's browser fetches and runs to show `/` (Chromium's own count of the functions
 // run, as Lighthouse counts unused JavaScript), with Sentry on (the heavier case) and off.
 describe.skipIf(!hasChromium)("initial JavaScript for /", () => {
@@ -44,7 +45,7 @@ describe.skipIf(!hasChromium)("initial JavaScript for /", () => {
     describe(label, () => {
       let server: ServerProcess;
       beforeAll(async () => {
-        server = await startServerProcess(env);
+        server = await startServerProcess(env, { dist: DIST });
       });
       afterAll(async () => {
         await server?.stop();

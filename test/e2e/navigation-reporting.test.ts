@@ -8,8 +8,8 @@ import { reportingStack } from "../support/reporting-stack";
 const fromBrowser = (item: { envelope: { request: { headers: Record<string, unknown> } } }) =>
   item.envelope.request.headers["x-sentry-forwarded-for"] !== undefined;
 
-// Error reporting across client navigations, on the product's diagnostics pages, the way an
-// operator walks them after a deploy.
+// Error reporting across client navigations, on the diagnostics pages (in the fixture app), the way
+// an operator walks them after a deploy.
 describe.skipIf(!hasChromium)("error reporting during client navigation", () => {
   const stack = reportingStack({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
@@ -52,20 +52,20 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/limited",
       "/",
     ]);
-    expect(await page.getAttribute(".site-header a", "href")).toBe("/");
+    expect(await page.getAttribute("#to-home", "href")).toBe("/");
     await page.close();
   });
 
   it("names navigations by route pattern, and drops those that end on the not-found page", async () => {
     const { page, problems } = await diagnostics();
     await page.click('main a[href="/diagnostics/missing-page"]');
-    await page.waitForSelector("#not-found-title");
+    await page.waitForSelector("#not-found");
     // Kept: a navigation ends on the SDK's idle timeout (1 s), which is what this waits out.
     await page.waitForTimeout(1_500);
     await page.goBack();
     await page.waitForSelector("#diagnostics-title");
     await page.click('main a[href="/"]');
-    await page.waitForSelector("#home-title");
+    await page.waitForSelector("#home");
     // The positive control: the navigation to / arrives, so the not-found one would have too.
     await stack.ingest.waitFor(() => navigations().some((item) => item.payload.transaction === "/"), 15_000);
     await page.close();
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
   it("reports a loader error met during navigation once, from the server, and shows the error page", async () => {
     const { page, problems } = await diagnostics();
     await page.click('main a[href="/diagnostics/server-error"]');
-    await page.waitForSelector("#error-title");
+    await page.waitForSelector("#route-error");
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic server error").length > 0, 10_000);
     await serverMarkerArrived(stack.server.url, stack.ingest);
@@ -111,7 +111,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
   it("follows the redirect signal to the home page without reporting it", async () => {
     const { page } = await diagnostics();
     await page.click('main a[href="/diagnostics/redirect"]');
-    await page.waitForSelector("#home-title");
+    await page.waitForSelector("#home");
     expect(page.url()).toBe(`${stack.server.url}/`);
     await serverMarkerArrived(stack.server.url, stack.ingest);
     await browserMarkerArrived(page, stack.ingest);

@@ -10,7 +10,7 @@ describe("server error reporting through @sentry/node", () => {
   it("reports a throwing loader exactly once, with the route and a TypeScript stack", async () => {
     const response = await fetch(`${stack.server.url}/diagnostics/server-error?token=secret-value`);
     expect(response.status).toBe(500);
-    expect(await response.text()).toContain("Something went wrong");
+    expect(await response.text()).toContain('id="route-error"');
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic server error").length > 0, 10_000);
     await serverMarkerArrived(stack.server.url, stack.ingest);
     const events = eventsWithMessage(stack.ingest, "diagnostic server error");

@@ -5,24 +5,26 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium } from "../support/browser";
 import { alive, type DevSession, descendants, sleep, startDevSession, until } from "../support/dev-session";
+import { FIXTURE_APP } from "../support/paths";
 
 // `npm run dev` in a copy of the project: a change is rebuilt and served once, a broken build
 // keeps the old server, the open page follows, and Ctrl-C leaves no process behind. (What the
-// page keeps across an update is test/scripts/dev-refresh.test.ts's.)
+// page keeps across an update is test/scripts/dev-refresh.test.ts's.) It serves the fixture app
+// (OUTPOST_APP_DIR), so a product edit cannot break it.
 describe("npm run dev", () => {
   let session: DevSession;
-  const PAGE = "src/app/home/HomePage.tsx";
+  const PAGE = `${FIXTURE_APP}/Home.tsx`;
   const html = async () => (await fetch(`${session.origin}/`)).text();
 
   beforeAll(async () => {
-    session = await startDevSession();
+    session = await startDevSession({ appDir: FIXTURE_APP });
   });
 
   afterAll(() => session?.close());
 
   it("serves a changed page after one restart, and the open page follows", async () => {
     const { ready } = session;
-    expect(await html()).toContain("Welcome to Outpost");
+    expect(await html()).toContain("Fixture home");
     const browser = hasChromium ? await launchChromium() : undefined;
     try {
       const tab = await browser?.browser.newPage();
@@ -35,19 +37,19 @@ describe("npm run dev", () => {
       await tab?.goto(`${session.origin}/`);
       await tab?.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
 
-      session.edit(PAGE, (source) => source.replace("Welcome to Outpost", "Welcome to the edited Outpost"));
+      session.edit(PAGE, (source) => source.replace("Fixture home", "Fixture home, edited"));
       await until(() => ready.length === 2);
-      expect(await html()).toContain("Welcome to the edited Outpost");
+      expect(await html()).toContain("Fixture home, edited");
       // The page's new script is listed and served (hashed names: a reload cannot reuse the old one).
       const script = /<script[^>]+src="([^"]+)"/.exec(await html())?.[1];
       expect((await fetch(`${session.origin}${script}`)).status).toBe(200);
 
       if (tab) {
-        await tab.waitForFunction(() => document.querySelector("h1")?.textContent === "Welcome to the edited Outpost");
+        await tab.waitForFunction(() => document.querySelector("h1")?.textContent === "Fixture home, edited");
         await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-        await tab.click("#counter");
-        await expect(tab.textContent("#counter")).resolves.toBe("Clicked 1 time");
-        await expect(tab.textContent("h1")).resolves.toBe("Welcome to the edited Outpost");
+        await tab.click("#count");
+        await expect(tab.textContent("#count")).resolves.toBe("1");
+        await expect(tab.textContent("h1")).resolves.toBe("Fixture home, edited");
         expect(hydrationProblems).toEqual([]);
       }
       await sleep(500);
@@ -65,11 +67,11 @@ describe("npm run dev", () => {
     await until(() => session.stderr().includes("ERROR"));
     await sleep(300);
     expect(ready).toHaveLength(2);
-    expect(await html()).toContain("Welcome to the edited Outpost");
+    expect(await html()).toContain("Fixture home, edited");
 
-    writeFileSync(file, before.replace("the edited Outpost", "the mended Outpost"));
+    writeFileSync(file, before.replace("Fixture home, edited", "Fixture home, mended"));
     await until(() => ready.length === 3);
-    expect(await html()).toContain("Welcome to the mended Outpost");
+    expect(await html()).toContain("Fixture home, mended");
   });
 
   // This machine's own address on a non-loopback interface: what the local network would connect to.

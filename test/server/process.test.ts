@@ -12,7 +12,7 @@ describe("the built server process", () => {
     server = await startServerProcess();
     const response = await fetch(`${server.url}/`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("Welcome to Outpost");
+    expect(await response.text()).toContain("Fixture home");
     expect(await server.stop("SIGTERM")).toBe(0);
   });
 

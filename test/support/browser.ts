@@ -1,4 +1,4 @@
-import type { Page, Request } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { CHROMIUM_PATH, hasChromium } from "../../scripts/bench/lib/chromium.mjs";
 
 // Debian's Chromium with the flags this network needs and a fresh profile; shared with the
@@ -45,4 +45,23 @@ export async function holdRequests(page: Page, pattern: string): Promise<() => v
     await route.continue();
   });
   return release;
+}
+
+/** Marks the page's document: the mark lives only as long as the document, so `notReloaded` tells a reload apart. */
+export async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { notReloaded: boolean }).notReloaded = true;
+  });
+}
+
+/** Whether the page still shows the document `markDocument` marked. */
+export const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
+
+/** Opens `url` in a new page, waits until it has hydrated and marks its document. */
+export async function openMarked(browser: BrowserContext, url: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(url);
+  await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+  await markDocument(page);
+  return page;
 }

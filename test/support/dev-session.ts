@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, wr
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ROOT } from "./paths";
+import { FIXTURE_APP, ROOT } from "./paths";
 
 /**
  * `npm run dev` in a copy of the project (node_modules linked), so a test's edits never touch
@@ -24,9 +24,10 @@ export interface DevSession {
   close(): void;
 }
 
-export async function startDevSession(): Promise<DevSession> {
+/** `appDir` (relative to the project) is the app the dev script serves (OUTPOST_APP_DIR): the product's unless a test asks for the fixture app. */
+export async function startDevSession({ appDir = "src/app" }: { appDir?: typeof FIXTURE_APP | "src/app" } = {}): Promise<DevSession> {
   const dir = mkdtempSync(path.join(tmpdir(), "outpost-dev-"));
-  for (const entry of ["src", "scripts", "package.json", "tsconfig.json"]) {
+  for (const entry of ["src", "scripts", "package.json", "tsconfig.json", ...(appDir === FIXTURE_APP ? [FIXTURE_APP] : [])]) {
     cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
@@ -35,7 +36,7 @@ export async function startDevSession(): Promise<DevSession> {
     cwd: dir,
     detached: true,
     // No HOST: the dev script's own default (loopback) is what the tests' origin reaches.
-    env: { PATH: process.env.PATH, PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn" },
+    env: { PATH: process.env.PATH, PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn", OUTPOST_APP_DIR: appDir },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const ready: string[] = [];

@@ -1,8 +1,6 @@
-import path from "node:path";
 import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { launchChromium } from "./browser";
-import { FIXTURE_DIST, ROOT } from "./paths";
 import { type ServerProcess, startServerProcess } from "./server-process";
 
 interface FixtureStack {
@@ -15,7 +13,7 @@ export function fixtureStack(): FixtureStack {
   const stack = {} as FixtureStack;
   let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    stack.server = await startServerProcess({}, { dist: path.join(ROOT, FIXTURE_DIST) });
+    stack.server = await startServerProcess();
     ({ browser: stack.browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {

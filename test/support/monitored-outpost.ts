@@ -4,7 +4,7 @@ import { leaveEarly } from "./raw-http";
 import { redisAvailable, startRedis, type TestRedis } from "./redis-server";
 import { type ServerProcess, startServerProcess } from "./server-process";
 
-/** The production build with every source of series its dashboards and alerts read: an ingest, a Redis when one can start. */
+/** The fixture app's production build with every source of series its dashboards and alerts read: an ingest, a Redis when one can start. */
 export interface MonitoredOutpost {
   server: ServerProcess;
   ingest: FakeIngest;
@@ -59,7 +59,7 @@ const postEnvelope = (outpost: MonitoredOutpost, dsn: string, message = "hi") =>
 export async function sendTraffic(outpost: MonitoredOutpost): Promise<void> {
   const { url } = outpost.server;
   const statuses: number[] = [];
-  for (const path of ["/", "/feedback", "/does-not-exist", "/diagnostics/server-error", "/robots.txt"]) {
+  for (const path of ["/", "/long", "/does-not-exist", "/diagnostics/server-error", "/robots.txt"]) {
     const response = await fetch(`${url}${path}`);
     await response.arrayBuffer();
     statuses.push(response.status);

@@ -15,8 +15,13 @@ interface ReportingServer {
   server: ServerProcess;
 }
 
+/** Which build the server runs: the fixture app's unless `dist` says DIST (the product's own tests). */
+interface BuildChoice {
+  dist?: string;
+}
+
 /** A fake ingest and the server reporting to it (diagnostic routes on), for one describe block or file. */
-export function reportingServer(env: Record<string, string>): ReportingServer {
+export function reportingServer(env: Record<string, string>, build: BuildChoice = {}): ReportingServer {
   const stack = {} as ReportingServer;
   beforeAll(async () => {
     stack.ingest = await startFakeIngest();
@@ -24,7 +29,7 @@ export function reportingServer(env: Record<string, string>): ReportingServer {
       SENTRY_DSN: `http://publickey@127.0.0.1:${stack.ingest.port}/42`,
       ENABLE_DIAGNOSTIC_ROUTES: "true",
       ...env,
-    });
+    }, build);
   });
   afterAll(async () => {
     await stack.server?.stop();
@@ -34,8 +39,8 @@ export function reportingServer(env: Record<string, string>): ReportingServer {
 }
 
 /** The reporting server and Chromium, for one describe block. */
-export function reportingStack(env: Record<string, string>): ReportingStack {
-  const stack = Object.assign(reportingServer(env), { requestedUrls: [] as string[] }) as ReportingStack;
+export function reportingStack(env: Record<string, string>, build: BuildChoice = {}): ReportingStack {
+  const stack = Object.assign(reportingServer(env, build), { requestedUrls: [] as string[] }) as ReportingStack;
   let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
     const chromium = await launchChromium();

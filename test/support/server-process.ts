@@ -3,14 +3,16 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DIST, ROOT } from "./paths";
+import { FIXTURE_DIST, ROOT } from "./paths";
 
 const serverArgs = (dist: string) => [
   "--import",
   path.join(dist, "server", "instrument.js"),
   path.join(dist, "server", "index.js"),
 ];
-export const SERVER_ARGS = serverArgs(DIST);
+/** The platform's tests run on the fixture app's build; the product's own tests pass `{ dist: DIST }`. */
+const DEFAULT_DIST = path.join(ROOT, FIXTURE_DIST);
+export const SERVER_ARGS = serverArgs(DEFAULT_DIST);
 
 export interface ServerProcess {
   url: string;
@@ -25,8 +27,8 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns the built server the way production runs it, on an ephemeral port; `dist` picks another build. */
-export async function startServerProcess(env: Record<string, string> = {}, { dist = DIST } = {}): Promise<ServerProcess> {
+/** Spawns a built server the way production runs it, on an ephemeral port: the fixture app's build unless `dist` picks another (DIST, the product's). */
+export async function startServerProcess(env: Record<string, string> = {}, { dist = DEFAULT_DIST } = {}): Promise<ServerProcess> {
   // A spool of its own unless the test chose one, removed when the process exits.
   const spoolDir = env.SENTRY_TUNNEL_SPOOL_DIR ? undefined : mkdtempSync(path.join(tmpdir(), "outpost-spool-"));
   const child = spawn(process.execPath, serverArgs(dist), {
