@@ -22,6 +22,7 @@ export {
 export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { Await, type AwaitProps } from "./deferred/Await";
 export { useActionData } from "./forms/page-forms";
+export { useRouteLoaderData } from "./routing/route-loader-data";
 export { type FeedbackPage, useFeedbackPage } from "./document/feedback-page";
 export { actionData } from "./routing/action-result";
 export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";

@@ -33,6 +33,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
       <App
         state={page}
         modules={routes.modules}
+        table={routes.table}
         traceMeta={payload.traceMeta}
         Boundary={OutletErrorBoundary}
         feedbackPage={payload.config.feedbackPage}

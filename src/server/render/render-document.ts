@@ -100,6 +100,7 @@ async function render(
   const app = createElement(App, {
     state: page.state,
     modules: options.routes.modules,
+    table: options.routes.table,
     traceMeta: page.traceMeta,
     tracker,
     feedbackPage: options.runtimeConfig.feedbackPage,

@@ -1,7 +1,10 @@
+import { useMemo } from "react";
 import { ActionDataContext } from "../forms/page-forms";
 import { headOf } from "../routing/head";
 import type { RouteModules } from "../routing/module";
+import { RenderedRoutesContext } from "../routing/route-loader-data";
 import type { RouteState } from "../routing/route-state";
+import type { RouteTable } from "../routing/route-table";
 import { Document } from "./Document";
 import { type FeedbackPage, FeedbackPageContext } from "./feedback-page";
 import { type OutletBoundary, type RenderTracker, RouteTree } from "./RouteTree";
@@ -9,6 +12,8 @@ import { type OutletBoundary, type RenderTracker, RouteTree } from "./RouteTree"
 export interface AppProps {
   state: RouteState;
   modules: RouteModules;
+  /** The app's table: names the patterns useRouteLoaderData is asked for. */
+  table: RouteTable;
   traceMeta: Record<string, string>;
   Boundary?: OutletBoundary;
   tracker?: RenderTracker;
@@ -19,13 +24,16 @@ export interface AppProps {
 }
 
 /** The document for a route state: rendered by the server, hydrated and re-rendered on navigation by the browser. */
-export function App({ state, modules, traceMeta, Boundary, tracker, feedbackPage = null, favicon = false }: AppProps) {
+export function App({ state, modules, table, traceMeta, Boundary, tracker, feedbackPage = null, favicon = false }: AppProps) {
+  const rendered = useMemo(() => ({ state, table }), [state, table]);
   return (
     <Document head={headOf(state, modules)} styles={state.styles} traceMeta={traceMeta} favicon={favicon}>
       <FeedbackPageContext value={feedbackPage}>
-        <ActionDataContext value={state.actionData}>
-          <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
-        </ActionDataContext>
+        <RenderedRoutesContext value={rendered}>
+          <ActionDataContext value={state.actionData}>
+            <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
+          </ActionDataContext>
+        </RenderedRoutesContext>
       </FeedbackPageContext>
     </Document>
   );

@@ -48,11 +48,14 @@ export class RouteTable {
   readonly #branches: Branch[] = [];
   /** Patterns without parameters, answered without a search: the same chain object every time. */
   readonly #static = new Map<string, { matched: MatchedRoutes; diagnostic: boolean }>();
+  /** Every route's id by its full pattern, layouts included, outermost first (an index route shares its layout's). */
+  readonly #idsByPattern = new Map<string, string[]>([["/", []]]);
 
   constructor(config: AppConfig) {
     this.rootId = routeId(config.root);
     this.notFoundId = routeId(config.notFound);
     this.feedbackPage = feedbackPageOf(config);
+    this.#idsByPattern.get("/")?.push(this.rootId);
     this.#collect(config.routes, [], [this.rootId], false);
     const ranked = this.#branches.map((branch, order) => ({ branch, order, score: specificity(branch.segments) }));
     ranked.sort((a, b) => b.score - a.score || a.order - b.order);
@@ -71,11 +74,12 @@ export class RouteTable {
       const path = [...parent, ...own];
       const chain = [...ids, routeId(entry.file)];
       const gated = diagnostic || Boolean(entry.diagnostic);
+      const full = `/${path.join("/")}`;
+      this.#idsByPattern.set(full, [...(this.#idsByPattern.get(full) ?? []), routeId(entry.file)]);
       if (entry.children?.length) {
         this.#collect(entry.children, path, chain, gated);
       } else {
-        const pattern = `/${path.join("/")}`;
-        this.#branches.push({ pattern, segments: parsePattern(pattern), ids: chain, diagnostic: gated });
+        this.#branches.push({ pattern: full, segments: parsePattern(full), ids: chain, diagnostic: gated });
       }
     }
   }
@@ -83,6 +87,11 @@ export class RouteTable {
   /** Every page, most specific first: for tools that visit them all (the accessibility walk). */
   pages(): readonly Readonly<Branch>[] {
     return this.#branches;
+  }
+
+  /** The ids of the routes (layouts or pages) whose full pattern is this one, outermost first. */
+  routeIds(pattern: string): readonly string[] {
+    return this.#idsByPattern.get(pattern) ?? [];
   }
 
   /** The chain for a pathname, or null when no page is there. */
