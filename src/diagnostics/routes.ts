@@ -1,11 +1,11 @@
-import { type AppConfig, index, type RouteConfig, route } from "../shared/routing/config";
+import { type AppConfig, index, route } from "../shared/routing/config";
 
 /**
  * The platform's diagnostics pages: every kind of page, error, form and limit the platform
  * serves, for its tests and for checking a deployment. Files are named from src/ (`folder`), so
  * their route ids read `diagnostics/…`. Add a page here: a route below, its module in this folder.
  */
-export const diagnosticsRoutes: RouteConfig = {
+export const diagnosticsRoutes = {
   ...route(
     "diagnostics",
     "diagnostics/DiagnosticsLayout.tsx",
@@ -27,6 +27,7 @@ export const diagnosticsRoutes: RouteConfig = {
       ]),
       route("deferred", "diagnostics/DeferredPage.tsx"),
       route("limited", "diagnostics/LimitedPage.tsx"),
+      route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),
     ],
@@ -34,6 +35,17 @@ export const diagnosticsRoutes: RouteConfig = {
   ),
   folder: "src",
 };
+
+/** The diagnostics as a table of their own, for the types: their patterns (`/diagnostics/parent`) are registered. */
+interface DiagnosticsTable extends AppConfig {
+  routes: readonly [typeof diagnosticsRoutes];
+}
+
+declare module "../shared/outpost" {
+  interface Register {
+    diagnostics: DiagnosticsTable;
+  }
+}
 
 /**
  * An app's route table with the diagnostics mounted at /diagnostics, inside its root layout: the
