@@ -18,6 +18,7 @@ const PATHS = [
   { href: "/diagnostics/revalidation/first", label: "Revalidation (a layout loader kept between its children)" },
   { href: "/diagnostics/deferred", label: "Deferred data (streams in)" },
   { href: "/diagnostics/limited", label: "Rate limit (three visits a minute)" },
+  { href: "/diagnostics/search?page=2&sort=desc", label: "Search params (a validated query; a bad one answers 400)" },
   { href: "/diagnostics/parent/child", label: "Parent data (a layout's loader data read by its child)" },
   { href: "/", label: "Home" },
 ];

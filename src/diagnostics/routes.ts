@@ -27,6 +27,7 @@ export const diagnosticsRoutes = {
       ]),
       route("deferred", "diagnostics/DeferredPage.tsx"),
       route("limited", "diagnostics/LimitedPage.tsx"),
+      route("search", "diagnostics/SearchPage.tsx"),
       route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),

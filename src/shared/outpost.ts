@@ -4,7 +4,7 @@
  * the browser too; server-only behaviour reaches routes through their context.
  */
 export { defineApp, index, route } from "./routing/config";
-export { href, type HrefParams } from "./routing/href";
+export { href, type HrefOptions, type HrefParams } from "./routing/href";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
@@ -57,3 +57,4 @@ export type {
 export type { PagePattern, ParamsOf, Register, RoutePattern } from "./routing/register";
 export type { RouteParams } from "./routing/route-patterns";
 export type { DataOf } from "./routing/inferred-data";
+export type { SearchIssue, SearchOf, SearchSchema } from "./routing/search-params";

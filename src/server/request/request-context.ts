@@ -26,6 +26,8 @@ const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
  */
 export class PageRequestContext implements RequestContext {
   params: Params;
+  /** Set by the resolver from the page's `searchParams` schema, before any route code runs. */
+  search: unknown;
   readonly services: ActionServices;
   /** Set when the answer depends on who asks (a cookie read or set, the session): not for shared caches. */
   personal = false;

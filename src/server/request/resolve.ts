@@ -5,10 +5,11 @@ import type { EarlyFailure, RouteOutcome } from "./outcome";
 import type { RequestScope } from "./request-scope";
 import { resolveRoute } from "./resolve-route";
 import { runAction, runMiddleware, runResource } from "./route-handlers";
+import { readSearch } from "./route-search";
 import type { RouteHandler } from "./route-kind";
 
 /**
- * Resolves a classified request to its outcome: the middleware root to leaf, then a resource
+ * Resolves a classified request to its outcome: the page's query schema, the middleware root to leaf, then a resource
  * route's handler, or the action (a POST) and the loaders. Reads the request only through its
  * context, so it never answers: a writer in render/ does. No promise while everything answers
  * synchronously (most pages).
@@ -18,7 +19,9 @@ export function resolve(request: ClassifiedRequest, scope: RequestScope): MaybeP
   const chain = request.matched ?? routes.table.notFound();
   // Only a store that fetches sessions (Redis) may make a request wait here, and only for a chain that uses it.
   const prepared = context.prepareSession(chain.pattern);
-  const early = prepared ? prepared.then(() => runMiddleware(routes, chain, context)) : runMiddleware(routes, chain, context);
+  const refused = readSearch(routes, chain, context);
+  const next = () => refused ?? runMiddleware(routes, chain, context);
+  const early = prepared ? prepared.then(next) : next();
   const outcome = early instanceof Promise ? early.then((failure) => run(request, scope, failure)) : run(request, scope, early);
   return outcome instanceof Promise ? outcome.then((resolved) => settle(resolved, request, scope)) : settle(outcome, request, scope);
 }

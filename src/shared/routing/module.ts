@@ -3,6 +3,7 @@ import type { Params } from "./match";
 import type { DataOf } from "./inferred-data";
 import type { ParamsOf, RoutePattern } from "./register";
 import type { RequestContext } from "./request";
+import type { SearchOf, SearchSchema } from "./search-params";
 
 /** What a route's `shouldRevalidate` export is asked with, as React Router's. */
 export interface ShouldRevalidateArgs {
@@ -101,12 +102,19 @@ export interface RouteModule {
 
 /**
  * What a loader sees: the request (see RequestContext), framework-neutral, so route code stays
- * free of Koa. `LoaderContext<"/notes/:id">` types `params` by the route's full pattern.
+ * free of Koa. `LoaderContext<"/notes/:id">` types `params` by the route's full pattern, and
+ * `LoaderContext<"/notes", typeof searchParams>` types `search` by the page's query schema.
  */
-export type LoaderContext<Pattern extends RoutePattern = never> = RequestContext<ParamsOf<Pattern>>;
+export type LoaderContext<Pattern extends RoutePattern = never, Schema extends SearchSchema | undefined = undefined> = RequestContext<
+  ParamsOf<Pattern>,
+  SearchOf<Schema>
+>;
 
 /** What an action sees: the same context as a loader, with the parsed body. */
-export type ActionContext<Pattern extends RoutePattern = never> = RequestContext<ParamsOf<Pattern>>;
+export type ActionContext<Pattern extends RoutePattern = never, Schema extends SearchSchema | undefined = undefined> = RequestContext<
+  ParamsOf<Pattern>,
+  SearchOf<Schema>
+>;
 
 /**
  * Runs before any loader of the chain, root to leaf, one after another: it may throw `redirect()`
@@ -146,6 +154,12 @@ export interface ServerRouteModule {
   /** A resource route's methods for its action; POST, PUT, PATCH and DELETE when absent. */
   actionMethods?: readonly string[];
   middleware?: readonly RouteMiddleware[];
+  /**
+   * A page's query schema (zod, or any Standard Schema validating synchronously): parsed before
+   * its middleware, loaders and action see it as `search`; a query it refuses answers 400
+   * through the error component, with `error.data.issues`. A layout's is not read.
+   */
+  searchParams?: SearchSchema;
   /** Headers for the document, e.g. `{ "Cache-Control": "public, max-age=60" }`; deeper routes win. */
   headers?: RouteHeaders;
 }

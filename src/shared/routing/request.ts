@@ -92,9 +92,14 @@ export interface ResponseControl {
  * What middleware, loaders and actions see of the request, one shape for all. Every field works
  * destructured (`({ header, cookies, session }) => …`): functions are bound, values are getters.
  */
-export interface RequestContext<RouteParams extends Readonly<Params> = Params> {
+export interface RequestContext<RouteParams extends Readonly<Params> = Params, Search = unknown> {
   /** The matched route's params; typed by its pattern in `LoaderContext<"/notes/:id">`. */
   params: RouteParams;
+  /**
+   * The query parsed by the page's `searchParams` schema, its defaults applied; typed by it in
+   * `LoaderContext<"/notes", typeof searchParams>`. Undefined for a page without one.
+   */
+  search: Search;
   url: URL;
   method: string;
   /** A request header, in any case; "" when absent. */

@@ -1,0 +1,23 @@
+import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
+import { parseSearch } from "../../shared/routing/search-params";
+import type { AppRoutes } from "../routing/app-routes";
+import type { EarlyFailure } from "./outcome";
+import type { PageRequestContext } from "./request-context";
+
+/**
+ * Parses the query by the page's `searchParams` schema into `context.search`, once, before its
+ * middleware, loaders or action. A refused query (a 400 signal) or a broken schema stops the
+ * chain at the page, as a middleware's failure there would; pages without a schema pay a lookup.
+ */
+export function readSearch(routes: AppRoutes, chain: MatchedRoutes, context: PageRequestContext): EarlyFailure | undefined {
+  const depth = chain.matches.length - 1;
+  const { id } = chain.matches[depth] as RouteMatch;
+  const schema = routes.serverHalf(id)?.searchParams;
+  if (!schema) return undefined;
+  try {
+    context.search = parseSearch(schema, context.url.searchParams, id);
+  } catch (error) {
+    return { depth, error };
+  }
+  return undefined;
+}
