@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, watchPage, type WatchedPage } from "../support/browser";
+import { hasChromium, launchChromium, markDocument, notReloaded, type WatchedPage, watchPage } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // Validated search params and a layout's data read by its child, on the product's diagnostics, in Chromium.
@@ -22,13 +22,9 @@ describe.skipIf(!hasChromium)("search params and parent data in a browser", () =
     const watched = watchPage(await browser.browser.newPage(), (url) => url.includes("page=0"));
     await watched.page.goto(`${server.url}${path}`);
     await watched.page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    // Survives only as long as the document does: a reload would lose it.
-    await watched.page.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
-    });
+    await markDocument(watched.page);
     return watched;
   }
-  const notReloaded = (page: Page) => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded === true);
   const errorSection = (page: Page) => page.innerText('[data-status="400"]');
 
   it("shows a client navigation to a refused query the same 400 page as the document", async () => {
