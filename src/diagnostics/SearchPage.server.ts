@@ -10,3 +10,10 @@ export const searchParams = object({
 export function load({ search }: LoaderContext<"/diagnostics/search", typeof searchParams>) {
   return { page: search.page, sort: search.sort };
 }
+
+// Links to the page (`href("/diagnostics/search", {}, { search })`) are typed by the schema.
+declare module "#outpost" {
+  interface RouteSearch {
+    "/diagnostics/search": typeof searchParams;
+  }
+}

@@ -4,7 +4,7 @@
  * the browser too; server-only behaviour reaches routes through their context.
  */
 export { defineApp, index, route } from "./routing/config";
-export { href, type HrefOptions, type HrefParams } from "./routing/href";
+export { href, type HrefOptions, type HrefParams, type HrefSearch } from "./routing/href";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
@@ -54,7 +54,7 @@ export type {
   RouteMiddleware,
   UploadLimits,
 } from "./routing/module";
-export type { PagePattern, ParamsOf, Register, RoutePattern } from "./routing/register";
+export type { PagePattern, ParamsOf, Register, RoutePattern, RouteSearch } from "./routing/register";
 export type { RouteParams } from "./routing/route-patterns";
 export type { DataOf } from "./routing/inferred-data";
 export type { SearchIssue, SearchOf, SearchSchema } from "./routing/search-params";

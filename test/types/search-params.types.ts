@@ -29,8 +29,22 @@ export const noSchema = ({ search }: LoaderContext<"/type-tests/notes">) => sear
 // @ts-expect-error -- Type '{ page: number; }' does not satisfy the constraint 'SearchSchema<unknown> | undefined'
 export type NotASchema = LoaderContext<"/type-tests/notes", { page: number }>;
 
-// href() writes a query; its values are strings, numbers or booleans.
+// A page's schema registered for links: href()'s search is typed by it, every key optional.
+declare module "#outpost" {
+  interface RouteSearch {
+    "/type-tests/notes": typeof searchParams;
+  }
+}
 export const withQuery = (): string => href("/type-tests/notes", {}, { search: { page: 2, sort: "desc" } });
-export const withParamsAndQuery = (): string => href("/type-tests/notes/:id", { id: 1 }, { search: { page: 2 } });
-// @ts-expect-error -- Type '{ n: number; }' is not assignable to type 'string | number | boolean | undefined'
-export const nestedQuery = (): string => href("/type-tests/notes", {}, { search: { filter: { n: 1 } } });
+export const defaultsLeftOut = (): string => href("/type-tests/notes", {}, { search: {} });
+// @ts-expect-error -- Type 'string' is not assignable to type 'number'
+export const wrongQueryType = (): string => href("/type-tests/notes", {}, { search: { page: "2" } });
+// @ts-expect-error -- Type '"up"' is not assignable to type '"asc" | "desc" | undefined'
+export const wrongQueryValue = (): string => href("/type-tests/notes", {}, { search: { sort: "up" } });
+// @ts-expect-error -- Object literal may only specify known properties, and 'limit' does not exist
+export const unknownQueryKey = (): string => href("/type-tests/notes", {}, { search: { limit: 5 } });
+
+// A page without a registered schema takes plain values (strings, numbers, booleans, arrays of them).
+export const withParamsAndQuery = (): string => href("/type-tests/notes/:id", { id: 1 }, { search: { page: 2, tag: ["a", "b"] } });
+// @ts-expect-error -- Type '{ n: number; }' is not assignable to type 'QueryValue | readonly QueryValue[]'
+export const nestedQuery = (): string => href("/type-tests/notes/new", {}, { search: { filter: { n: 1 } } });

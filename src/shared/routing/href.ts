@@ -1,19 +1,26 @@
 import { splitPath } from "./match";
-import type { PagePattern } from "./register";
+import type { PagePattern, RouteSearch } from "./register";
 import type { ParamNames } from "./route-patterns";
+import type { SearchOf } from "./search-params";
+
+type QueryValue = string | number | boolean | undefined;
+type LooseSearch = Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
+
+/** A link's query: by the page's registered schema (every key optional, its output's types), else any plain values. */
+export type HrefSearch<Pattern extends string> = Pattern extends keyof RouteSearch ? Readonly<Partial<SearchOf<RouteSearch[Pattern]>>> : LooseSearch;
 
 /** What `href()` takes for a pattern's params: a value for each `:name` (and `*`), numbers written as they print. */
 export type HrefParams<Pattern extends string> = { readonly [Name in ParamNames<Pattern>]: string | number };
 
-/** What else a URL carries: its query, each value written as it prints (undefined ones left out). */
-export interface HrefOptions {
-  search?: Readonly<Record<string, string | number | boolean | undefined>>;
+/** What else a URL carries: its query, each value written as it prints (undefined ones left out, an array's items repeated). */
+export interface HrefOptions<Pattern extends string = string> {
+  search?: HrefSearch<Pattern>;
 }
 
 /** The params argument: required when the pattern has params; for one without, any param is an error naming the pattern. */
 export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [never]
-  ? [params?: { readonly [name: string]: `${Pattern} takes no params` }, options?: HrefOptions]
-  : [params: HrefParams<Pattern>, options?: HrefOptions];
+  ? [params?: { readonly [name: string]: `${Pattern} takes no params` }, options?: HrefOptions<Pattern>]
+  : [params: HrefParams<Pattern>, options?: HrefOptions<Pattern>];
 
 /**
  * The URL of a page of the registered table: `href("/notes/:id", { id: 7 })` gives `/notes/7`,
@@ -35,10 +42,12 @@ export function href<const Pattern extends PagePattern>(pattern: Pattern, ...[pa
   return `/${path.filter((part) => part !== "").join("/")}${queryOf(options?.search)}`;
 }
 
-function queryOf(search: HrefOptions["search"]): string {
+function queryOf(search: object | undefined): string {
   if (!search) return "";
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(search)) if (value !== undefined) query.append(name, String(value));
+  for (const [name, value] of Object.entries(search)) {
+    for (const each of Array.isArray(value) ? value : [value]) if (each !== undefined) query.append(name, String(each));
+  }
   const text = query.toString();
   return text ? `?${text}` : "";
 }

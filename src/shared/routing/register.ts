@@ -16,6 +16,17 @@ import type { RouteParams, TableEntries } from "./route-patterns";
 // biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
 export interface Register {}
 
+/**
+ * Pages' query schemas by full pattern, registered beside each schema so that `href()` types a
+ * link's `search` by it (the browser never imports the server half):
+ *
+ *     declare module "#outpost" {
+ *       interface RouteSearch { "/notes": typeof searchParams }
+ *     }
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled in by declaration merging.
+export interface RouteSearch {}
+
 type RegisteredApp = Extract<Register[keyof Register], AppConfig>;
 type Entries = [RegisteredApp] extends [never] ? { pattern: string; page: boolean } : TableEntries<RegisteredApp>;
 

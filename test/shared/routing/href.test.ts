@@ -27,9 +27,11 @@ describe("href()", () => {
     expect(() => href("/type-tests/notes/:id", { id: "" })).toThrow(/needs a value for :id/);
   });
 
-  it("writes a search as the query, encoded, leaving out undefined values", () => {
-    expect(href("/type-tests/notes", {}, { search: { page: 2, q: "a b&c", draft: false, tag: undefined } })).toBe("/type-tests/notes?page=2&q=a+b%26c&draft=false");
-    expect(href("/type-tests/notes/:id", { id: 7 }, { search: { tab: "comments" } })).toBe("/type-tests/notes/7?tab=comments");
-    expect(href("/type-tests/notes", {}, { search: {} })).toBe("/type-tests/notes");
+  it("writes a search as the query, encoded, an array's items repeated, undefined values left out", () => {
+    expect(href("/type-tests/notes/new", {}, { search: { page: 2, q: "a b&c", draft: false, tag: undefined } })).toBe(
+      "/type-tests/notes/new?page=2&q=a+b%26c&draft=false",
+    );
+    expect(href("/type-tests/notes/:id", { id: 7 }, { search: { tab: "comments", tag: ["a", "b"] } })).toBe("/type-tests/notes/7?tab=comments&tag=a&tag=b");
+    expect(href("/type-tests/notes/new", {}, { search: {} })).toBe("/type-tests/notes/new");
   });
 });
