@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Suspense, use } from "react";
+import { _default, coerce, gte, int, object } from "zod/mini";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import type { HeadTags, PageProps } from "#src/shared/routing/module";
@@ -8,6 +9,8 @@ import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */
 export const EVIL = "</script><script>alert(1)</script> \u2028 \u2029 <!-- & -->";
+
+const pageQuery = object({ page: _default(coerce.number().check(int(), gte(1, "page must be 1 or more")), 1) });
 
 const pending = new Map<string, Promise<string>>();
 
@@ -154,6 +157,16 @@ const files: Record<string, LoadedRouteFile> = {
         ),
     },
   },
+  // A query schema read by an action and by a resource route; one validating asynchronously is refused.
+  "test/query-action.tsx": {
+    module: { default: () => <p id="query-action">query action</p> },
+    server: { searchParams: pageQuery, action: ({ search }) => ({ search }) },
+  },
+  "test/query-api.server.ts": { server: { searchParams: pageQuery, load: ({ search }) => ({ search }) } },
+  "test/query-async.tsx": {
+    module: { default: () => <p id="query-async">never shown</p> },
+    server: { searchParams: { "~standard": { version: 1, vendor: "test", validate: async (value) => ({ value }) } }, load: () => ({}) },
+  },
   "test/late.tsx": { module: { default: DeferredPage }, server: { load: deferred("resolve") } },
   "test/late-error.tsx": { module: { default: DeferredPage }, server: { load: deferred("reject") } },
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
@@ -171,6 +184,9 @@ export const testRoutes = await loadAppRoutes({
     route("test/redirect", "test/redirect.tsx"),
     route("test/upload", "test/upload.tsx"),
     route("test/late", "test/late.tsx"),
+    route("test/query-action", "test/query-action.tsx"),
+    route("test/query-api", "test/query-api.server.ts"),
+    route("test/query-async", "test/query-async.tsx"),
     route("test/late-error", "test/late-error.tsx"),
     route("test/hang", "test/hang.tsx"),
     route("test/session", "test/session.tsx"),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_HEADER, type DataAnswer } from "#src/shared/routing/data-request";
 import { recordingMonitoring } from "../../support/fake-monitoring";
+import { documentPayload } from "../../support/html";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 // /diagnostics/search: `page` a whole number ≥ 1 (default 1), `sort` asc or desc (default asc).
@@ -71,6 +72,37 @@ describe("a page's searchParams schema", () => {
     const body = (await response.json()) as Extract<DataAnswer, { kind: "state" }>;
     expect(response.status).toBe(200);
     expect(body.state.data["diagnostics/SearchPage"]).toEqual({ page: 5, sort: "asc" });
+  });
+});
+
+describe("a query schema beyond a page's loader", () => {
+  const post = (path: string) =>
+    fetch(`${app.url}${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "note=hi" });
+
+  it("gives an action its parsed search, and refuses a bad query before the action runs", async () => {
+    const good = await post("/test/query-action?page=4");
+    expect(good.status).toBe(200);
+    expect(documentPayload(await good.text()).state.actionData).toEqual({ search: { page: 4 } });
+    const bad = await post("/test/query-action?page=0");
+    expect(bad.status).toBe(400);
+    expect(documentPayload(await bad.text()).state.actionData).toBeUndefined();
+  });
+
+  it("answers a resource route's refused query as JSON 400 with the issues", async () => {
+    const good = await fetch(`${app.url}/test/query-api`);
+    expect(await good.json()).toEqual({ search: { page: 1 } });
+    const bad = await fetch(`${app.url}/test/query-api?page=0`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ issues: [{ path: ["page"], message: "page must be 1 or more" }] });
+    expect(errors).toEqual([]);
+  });
+
+  it("fails a page whose schema validates asynchronously as a server error, reported with the route's name", async () => {
+    const response = await fetch(`${app.url}/test/query-async`);
+    expect(response.status).toBe(500);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toContain("searchParams of route test/query-async: its schema validates asynchronously");
+    errors.length = 0;
   });
 });
 
