@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasChromium, launchChromium, markDocument, notReloaded, type WatchedPage, watchPage } from "../support/browser";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
-// Validated search params and a layout's data read by its child, on the product's diagnostics, in Chromium.
+// Validated search params and a layout's data read by its child, on the diagnostics, in Chromium.
 describe.skipIf(!hasChromium)("search params and parent data in a browser", () => {
   let server: ServerProcess;
   let browser: { browser: BrowserContext; close(): Promise<void> };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { href as typedHref } from "#src/shared/routing/href";
+import { type HrefOptions, href as typedHref } from "#src/shared/routing/href";
 
 // The run-time behaviour, on patterns of no registered table (test/types checks the types).
-const href = typedHref as unknown as (pattern: string, params?: Record<string, string | number>) => string;
+const href = typedHref as unknown as (pattern: string, params?: Record<string, string | number>, options?: HrefOptions) => string;
 
 describe("href()", () => {
   it("gives a static pattern as it is, the root as /", () => {
