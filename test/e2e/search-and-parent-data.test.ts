@@ -1,26 +1,16 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, markDocument, notReloaded, type WatchedPage, watchPage } from "../support/browser";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { hasChromium, markDocument, notReloaded, type WatchedPage, watchPage } from "../support/browser";
+import { fixtureStack } from "../support/fixture-stack";
 
 // Validated search params and a layout's data read by its child, on the diagnostics, in Chromium.
 describe.skipIf(!hasChromium)("search params and parent data in a browser", () => {
-  let server: ServerProcess;
-  let browser: { browser: BrowserContext; close(): Promise<void> };
-
-  beforeAll(async () => {
-    server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const stack = fixtureStack({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
 
   async function open(path: string): Promise<WatchedPage> {
     // A document answered 400 is logged by Chromium as a failed resource: expected for that URL.
-    const watched = watchPage(await browser.browser.newPage(), (url) => url.includes("page=0"));
-    await watched.page.goto(`${server.url}${path}`);
+    const watched = watchPage(await stack.browser.newPage(), (url) => url.includes("page=0"));
+    await watched.page.goto(`${stack.server.url}${path}`);
     await watched.page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
     await markDocument(watched.page);
     return watched;
@@ -39,7 +29,7 @@ describe.skipIf(!hasChromium)("search params and parent data in a browser", () =
     expect(await page.textContent("#search-sort")).toBe("asc");
     await page.click("#search-bad");
     await page.waitForSelector('[data-status="400"]');
-    expect(page.url()).toBe(`${server.url}/diagnostics/search?page=0`);
+    expect(page.url()).toBe(`${stack.server.url}/diagnostics/search?page=0`);
     expect(await errorSection(page)).toBe(documentError);
     expect(await page.$("#search-page")).toBeNull();
     expect(dataRequests.map((request) => request.split("&_routes=")[0])).toEqual([

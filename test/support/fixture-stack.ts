@@ -8,12 +8,12 @@ interface FixtureStack {
   browser: BrowserContext;
 }
 
-/** The fixture app (test/fixtures/app, built by the global setup) served, and Chromium, for one describe block. */
-export function fixtureStack(): FixtureStack {
+/** The fixture app (test/fixtures/app, built by the global setup) served with `env` (ENABLE_DIAGNOSTIC_ROUTES…), and Chromium, for one describe block. */
+export function fixtureStack(env: Record<string, string> = {}): FixtureStack {
   const stack = {} as FixtureStack;
   let closeBrowser: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    stack.server = await startServerProcess();
+    stack.server = await startServerProcess(env);
     ({ browser: stack.browser, close: closeBrowser } = await launchChromium());
   });
   afterAll(async () => {
