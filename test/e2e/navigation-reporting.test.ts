@@ -50,6 +50,8 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/revalidation/first",
       "/diagnostics/deferred",
       "/diagnostics/limited",
+      "/diagnostics/search?page=2&sort=desc",
+      "/diagnostics/parent/child",
       "/",
     ]);
     expect(await page.getAttribute("#to-home", "href")).toBe("/");
