@@ -5,8 +5,12 @@ import appRoutes from "outpost:server-routes";
 import { App } from "../../src/shared/document/App.tsx";
 import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
 import { serializeForScript } from "../../src/shared/document/serialize.ts";
+import { loadAppSettings } from "../../src/server/config/env.server.ts";
 import { createNonce } from "../../src/server/render/nonce.ts";
 import { routeAssets } from "../../src/server/render/route-assets.ts";
+
+// Validated once, as the server does at start: loaders may read the app's settings.
+loadAppSettings(appRoutes.settings);
 
 // The server's own nonce source, so the floor differs from it only by the framework.
 export { App, createNonce };
@@ -32,7 +36,7 @@ export async function pageDocument(manifest, pathname) {
   };
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {
-    props: { state, modules: appRoutes.modules, traceMeta: {} },
+    props: { state, modules: appRoutes.modules, table: appRoutes.table, traceMeta: {} },
     bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
   };
 }

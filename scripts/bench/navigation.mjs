@@ -4,7 +4,7 @@
 // (lib/paired.mjs); and the JSON data request a client navigation to / makes, beside the server
 // render of the same page.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { deferredTtfb } from "./deferred-ttfb.mjs";
@@ -30,11 +30,30 @@ function baselineBuild(rev) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     execFileSync("sh", ["-c", `git archive ${sha} | tar -x -C "${dir}"`], { cwd: ROOT });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+    linkPackages(dir);
     console.log(`building the baseline ${sha} in ${dir} ...`);
     buildProduction({ root: dir, outRel: "dist" });
   }
   return { dir, sha, label: BASELINES[rev] ?? `the build of ${rev}` };
+}
+
+/**
+ * The baseline's node_modules: today's packages, linked, plus any it depends on that today's
+ * code dropped (koa-send), installed at the baseline's own version beside it.
+ */
+function linkPackages(dir) {
+  const modules = path.join(dir, "node_modules");
+  mkdirSync(modules);
+  for (const name of readdirSync(path.join(ROOT, "node_modules"))) symlinkSync(path.join(ROOT, "node_modules", name), path.join(modules, name));
+  const own = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+  const dropped = Object.entries({ ...own.dependencies, ...own.devDependencies }).filter(([name]) => !existsSync(path.join(modules, name)));
+  if (dropped.length === 0) return;
+  const extra = path.join(dir, ".dropped-packages");
+  mkdirSync(extra);
+  const specs = dropped.map(([name, version]) => `${name}@${version}`);
+  console.log(`installing ${specs.join(", ")} for the baseline (no longer a dependency) ...`);
+  execFileSync("npm", ["install", "--prefix", extra, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", ...specs], { stdio: "inherit" });
+  for (const [name] of dropped) symlinkSync(path.join(extra, "node_modules", name), path.join(modules, name));
 }
 
 export async function navigation({ rounds, seconds, connections, warmupSec, durationSec }) {

@@ -38,7 +38,7 @@ export const CPU_NOTE =
   "Server CPU µs/req: the server process's user + system CPU time (/proc/<pid>/stat, 10 ms ticks) over a whole load run, warm-up included, divided by the requests it answered; the median of the runs. Unlike req/s it does not depend on how much of the second core the load generator leaves, so it is the steadier figure for comparing the servers' own costs; \"floor CPU ÷ this\" is the ratio the req/s target would show if the server alone were the limit.";
 
 // Nonces, timestamps and trace ids differ per request, and Sentry on adds the DSN, trace tags
-// and the feedback flag to the page; everything else must not differ.
+// and feedback's availability to the page; everything else must not differ.
 export const normalise = (html) =>
   html
     .replace(/nonce="[^"]+"/g, 'nonce=""')
@@ -46,7 +46,7 @@ export const normalise = (html) =>
     .replace(/<meta name="(sentry-trace|baggage)"[^>]*>/g, "")
     .replace(/,"traceMeta":\{[^}]*\}/, ',"traceMeta":{}')
     .replace(/"sentryDsn":"[^"]*"/, '"sentryDsn":null')
-    .replace(/"feedback":true([,}])/, '"feedback":false$1');
+    .replace(/("feedbackPage":\{"path":"[^"]*","available":)true/, "$1false");
 
 /** Each target's response body for its URL, fetched once. */
 export async function fetchBodies(targets) {
