@@ -5,7 +5,7 @@ import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import { httpError } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
-import { DIST } from "../../support/paths";
+import { productBuild } from "../../support/builds";
 import { send } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
@@ -136,7 +136,7 @@ describe("resource routes", () => {
   });
 
   it("are in no browser bundle", () => {
-    const client = path.join(DIST, "client");
+    const client = path.join(productBuild(), "client");
     const code = readdirSync(client, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".js"))
       .map((file) => readFileSync(path.join(client, file), "utf8"))
