@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
-import { httpError } from "#src/shared/routing/signals";
+import { httpError, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
 import { productBuild } from "../../support/builds";
 import { send } from "../../support/raw-http";
@@ -27,6 +27,15 @@ const files: Record<string, LoadedRouteFile> = {
       },
     },
   },
+  "r/moved.server.ts": {
+    server: {
+      load: () => redirect("/r/read-only"),
+      action: ({ cookies }) => {
+        cookies.set("moved", "1");
+        redirect("/r/read-only", 303);
+      },
+    },
+  },
   "r/broken.server.ts": {
     server: {
       load: () => {
@@ -37,7 +46,7 @@ const files: Record<string, LoadedRouteFile> = {
 };
 
 const routes = await loadAppRoutes({
-  routes: [route("r/file.txt", "r/file.server.ts"), route("r/read-only", "r/read-only.server.ts"), route("r/write", "r/write.server.ts"), route("r/broken", "r/broken.server.ts")],
+  routes: [route("r/file.txt", "r/file.server.ts"), route("r/read-only", "r/read-only.server.ts"), route("r/write", "r/write.server.ts"), route("r/moved", "r/moved.server.ts"), route("r/broken", "r/broken.server.ts")],
   files,
 });
 
@@ -125,6 +134,17 @@ describe("resource routes", () => {
     const denied = await fetch(`${app.url}/r/write`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"deny":"yes"}' });
     expect(denied.status).toBe(409);
     expect(await denied.json()).toEqual({ conflict: true });
+  });
+
+  it("answer redirect() with the status it names (307 by default, not made 303 as a page action's is), Location, cookies and no body", async () => {
+    const posted = await fetch(`${app.url}/r/moved`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", redirect: "manual" });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("location")).toBe("/r/read-only");
+    expect(posted.headers.getSetCookie()).toEqual(["moved=1; path=/; samesite=lax; httponly"]);
+    expect(await posted.text()).toBe("");
+    const got = await fetch(`${app.url}/r/moved`, { redirect: "manual" });
+    expect(got.status).toBe(307);
+    expect(got.headers.get("location")).toBe("/r/read-only");
   });
 
   it("answer a thrown error with 500 JSON, reported once", async () => {
