@@ -1,19 +1,6 @@
-import { type ErrorBoundaryProps, href, Link, type RouteError, type SearchIssue } from "#outpost";
+import { type ErrorBoundaryProps, href, Link, type SearchIssue } from "#outpost";
 import { LazyFeedbackForm } from "../feedback/LazyFeedbackForm";
-
-const TITLES: Record<number, string> = {
-  400: "This address is not valid",
-  401: "Please sign in",
-  403: "Not allowed",
-  404: "Not found",
-  429: "Too many requests",
-};
-
-/** The heading of the error page, and (with the site's name) its document title: by status. */
-export function errorTitle(error: RouteError): string {
-  if (!error.status) return "Something went wrong";
-  return TITLES[error.status] ?? "The page could not be shown";
-}
+import { errorTitle } from "./error-title";
 
 /** What a route's `httpError(status, { reason })` may say to the visitor. */
 function reasonOf(data: unknown): string | undefined {

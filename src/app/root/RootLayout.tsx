@@ -1,6 +1,6 @@
 import { type ErrorBoundaryProps, type HeadTags, href, Link, NavigationProgress, Outlet } from "#outpost";
 import "../styles.css";
-import { errorTitle } from "./ErrorPage";
+import { errorTitle } from "./error-title";
 
 export { ErrorPage as ErrorBoundary } from "./ErrorPage";
 
