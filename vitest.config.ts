@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^#src\//, replacement: fileURLToPath(new URL("./src/", import.meta.url)) }] },
   test: {
     include: ["test/**/*.test.{ts,tsx}"],
-    // One production build for the whole run: integration and browser tests serve it.
+    // Gives the run's start time: the harnesses build dist/ and dist/fixture/ when stale, once per run (test/support/builds.ts).
     globalSetup: ["test/support/global-setup.ts"],
     pool: "forks",
     // Two cores here: one worker per core, the servers they start share them.

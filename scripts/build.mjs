@@ -11,13 +11,16 @@ import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
 const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
+const BUILD_OUTPUTS = ["client", "server", "public", "manifest.json"];
 const started = performance.now();
 
 // The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root: none
 // may clash with a route or a platform path. Checked before the old build is removed.
 const publicDir = path.resolve(ROOT, APP_DIR, "public");
 if (existsSync(publicDir)) await checkPublicFolder(ROOT, APP_DIR, publicDir);
-await rm(outDir, { recursive: true, force: true });
+// Only this build's own outputs are replaced: another build may sit inside it (the tests' fixture
+// app in dist/fixture/) and be serving while this one is made.
+for (const output of BUILD_OUTPUTS) await rm(path.join(outDir, output), { recursive: true, force: true });
 const client = await esbuild.build({
   ...clientOptions({ outDir, production: true }),
   plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],

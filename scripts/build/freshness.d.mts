@@ -1,2 +1,2 @@
 export const BUILD_INPUTS: string[];
-export function staleBuildReason(root: string, outDir: string): string | undefined;
+export function staleBuildReason(root: string, outDir: string, inputs?: string[]): string | undefined;

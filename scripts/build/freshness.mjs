@@ -8,17 +8,18 @@ export const BUILD_INPUTS = ["src", "scripts/build", "scripts/build.mjs", "packa
 
 /**
  * Why the build in `outDir` cannot be served as it is, or undefined when it is up to date:
- * no build yet, or the newest input (named) changed after the build was written.
+ * no build yet, or the newest input (named) changed after the build was written. `inputs`
+ * adds to BUILD_INPUTS for an app built from outside src/ (the tests' fixture app).
  */
-export function staleBuildReason(root, outDir) {
+export function staleBuildReason(root, outDir, inputs = BUILD_INPUTS) {
   const built = mtime(path.join(outDir, "manifest.json"));
   if (built === undefined) return "no build yet";
-  const newest = newestInput(root);
+  const newest = newestInput(root, inputs);
   if (newest && newest.mtimeMs > built) return `${newest.file} changed after the build`;
   return undefined;
 }
 
-function newestInput(root) {
+function newestInput(root, inputs) {
   let newest;
   const visit = (file) => {
     let stat;
@@ -33,7 +34,7 @@ function newestInput(root) {
       newest = { file, mtimeMs: stat.mtimeMs };
     }
   };
-  for (const input of BUILD_INPUTS) visit(input);
+  for (const input of inputs) visit(input);
   return newest;
 }
 

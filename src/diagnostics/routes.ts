@@ -37,17 +37,6 @@ export const diagnosticsRoutes = {
   folder: "src",
 };
 
-/** The diagnostics as a table of their own, for the types: their patterns (`/diagnostics/parent`) are registered. */
-interface DiagnosticsTable extends AppConfig {
-  routes: readonly [typeof diagnosticsRoutes];
-}
-
-declare module "../shared/outpost" {
-  interface Register {
-    diagnostics: DiagnosticsTable;
-  }
-}
-
 /**
  * An app's route table with the diagnostics mounted at /diagnostics, inside its root layout: the
  * table both builds (and the platform's tests) serve. Their routes answer only with

@@ -4,7 +4,7 @@
  * the browser too; server-only behaviour reaches routes through their context.
  */
 export { defineApp, index, route } from "./routing/config";
-export { href, type HrefOptions, type HrefParams, type HrefSearch } from "./routing/href";
+export { href, type HrefOptions, type HrefParams, type HrefPattern, type HrefSearch } from "./routing/href";
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";

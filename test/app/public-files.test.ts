@@ -1,13 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DIST, PRODUCT_APP, ROOT } from "../support/paths";
+import { productBuild } from "../support/builds";
+import { PRODUCT_APP, ROOT } from "../support/paths";
 import { startProductApp } from "../support/product-app";
 
 describe("the shipped app's public files", () => {
   it("are copied by the production build, robots.txt and favicon.ico included", () => {
     for (const file of ["robots.txt", "favicon.ico"]) {
-      expect(readFileSync(path.join(DIST, "public", file))).toEqual(readFileSync(path.join(ROOT, PRODUCT_APP, "public", file)));
+      expect(readFileSync(path.join(productBuild(), "public", file))).toEqual(readFileSync(path.join(ROOT, PRODUCT_APP, "public", file)));
     }
   });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { eventsWithMessage, receivedItems } from "../support/envelopes";
-import { FIXTURE_DIST, ROOT } from "../support/paths";
+import { fixtureBuild } from "../support/builds";
 import { leaveEarly, send } from "../support/raw-http";
 import { reportingServer } from "../support/reporting-stack";
 
@@ -34,7 +34,7 @@ describe("clients that leave early, against the production build", () => {
   });
 
   it("deferred values failing after their client left or for a HEAD are not reported", async () => {
-    const build = (JSON.parse(readFileSync(path.join(ROOT, FIXTURE_DIST, "manifest.json"), "utf8")) as { buildId: string }).buildId;
+    const build = (JSON.parse(readFileSync(path.join(fixtureBuild(), "manifest.json"), "utf8")) as { buildId: string }).buildId;
     await leaveEarly(portOf(), "/diagnostics/deferred?fail=1");
     await leaveEarly(portOf(), "/__data/diagnostics/deferred?fail=1", `${BUILD_HEADER}: ${build}\r\n`);
     await send(portOf(), "/diagnostics/deferred?fail=1", { method: "HEAD" });

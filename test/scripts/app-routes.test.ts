@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { appRoutesPlugin, routeIdOfSource } from "../../scripts/build/app-routes.mjs";
 // @ts-expect-error: as above
 import { clientOptions } from "../../scripts/build/options.mjs";
-import { DIST, ROOT } from "../support/paths";
+import { productBuild } from "../support/builds";
+import { ROOT } from "../support/paths";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "outpost-routes-"));
 writeFileSync(path.join(scratch, "secrets.server.ts"), "export const key = 'secret';\n");
@@ -51,13 +52,14 @@ describe("server-only code and the browser bundle", () => {
   });
 
   it("serves no file holding the diagnostics loader's message", () => {
-    const clientDir = path.join(DIST, "client");
+    const dist = productBuild();
+    const clientDir = path.join(dist, "client");
     const files = readdirSync(clientDir, { recursive: true, encoding: "utf8" }).filter((file) => /\.(js|css|map)$/.test(file));
     expect(files.length).toBeGreaterThan(5);
     for (const file of files) expect(readFileSync(path.join(clientDir, file), "utf8")).not.toContain("diagnostic server error");
     // The server build does hold it: the search itself works.
-    const server = readdirSync(path.join(DIST, "server"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
-    expect(server.some((file) => readFileSync(path.join(DIST, "server", file), "utf8").includes("diagnostic server error"))).toBe(true);
+    const server = readdirSync(path.join(dist, "server"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    expect(server.some((file) => readFileSync(path.join(dist, "server", file), "utf8").includes("diagnostic server error"))).toBe(true);
   });
 
   it("fails a client build that imports a *.server module, naming the importer", async () => {

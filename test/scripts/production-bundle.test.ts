@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DIST } from "../support/paths";
+import { productBuild } from "../support/builds";
+
+const DIST = productBuild();
 
 function clientScripts(): { file: string; code: string }[] {
   return readdirSync(path.join(DIST, "client"), { recursive: true, encoding: "utf8" })
@@ -10,7 +12,7 @@ function clientScripts(): { file: string; code: string }[] {
 }
 
 // Fast Refresh is for `npm run dev` only: what `npm run build` ships (built once for the test
-// run by test/support/global-setup.ts) has no refresh runtime, registration calls or hot client.
+// run by test/support/builds.ts) has no refresh runtime, registration calls or hot client.
 describe("the production client bundle", () => {
   const scripts = clientScripts();
 

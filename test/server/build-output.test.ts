@@ -3,11 +3,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "#src/server/config/env.server";
 import { sentryOptions } from "#src/server/monitoring/sentry-options";
-import { DIST } from "../support/paths";
+import { productBuild } from "../support/builds";
 
 // What start-up loads is decided by the server build (scripts/build/options.mjs) and by which
 // imports in src/server are static: checked on the build the tests run against.
-const SERVER = path.join(DIST, "server");
+const SERVER = path.join(productBuild(), "server");
 const read = (file: string) => readFileSync(path.join(SERVER, file), "utf8");
 
 /** The files loaded with `file` before any dynamic import() runs. */

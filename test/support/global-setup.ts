@@ -1,15 +1,16 @@
-import { execFileSync } from "node:child_process";
-import { FIXTURE_APP, FIXTURE_DIST } from "./paths";
+import type { TestProject } from "vitest/node";
 
 /**
- * Builds once per test run: the production bundle (the tests exercise what ships), and the
- * fixture app (test/fixtures/app) on the same platform, for browser tests of navigation.
+ * Builds nothing itself: each build is made by the harness that needs it (test/support/builds.ts),
+ * only when stale and at most once per run, judged from the time the run started given here.
  */
-export default function setup(): void {
-  if (process.env.OUTPOST_SKIP_BUILD === "true") return;
-  execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
-  execFileSync(process.execPath, ["scripts/build.mjs"], {
-    stdio: "inherit",
-    env: { ...process.env, OUTPOST_APP_DIR: FIXTURE_APP, OUTPOST_OUT_DIR: FIXTURE_DIST },
-  });
+export default function setup(project: TestProject): void {
+  project.provide("testRunStartedAt", Date.now());
+  project.onTestsRerun(() => project.provide("testRunStartedAt", Date.now()));
+}
+
+declare module "vitest" {
+  interface ProvidedContext {
+    testRunStartedAt: number;
+  }
 }

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { built, fixtureBuild } from "./builds";
 import { FIXTURE_DIST, ROOT } from "./paths";
 
 const serverArgs = (dist: string) => [
@@ -10,9 +11,6 @@ const serverArgs = (dist: string) => [
   path.join(dist, "server", "instrument.js"),
   path.join(dist, "server", "index.js"),
 ];
-/** The platform's tests run on the fixture app's build; the product's own tests pass `{ dist: DIST }`. */
-const DEFAULT_DIST = path.join(ROOT, FIXTURE_DIST);
-export const SERVER_ARGS = serverArgs(DEFAULT_DIST);
 
 export interface ServerProcess {
   url: string;
@@ -27,11 +25,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns a built server the way production runs it, on an ephemeral port: the fixture app's build unless `dist` picks another (DIST, the product's). */
-export async function startServerProcess(env: Record<string, string> = {}, { dist = DEFAULT_DIST } = {}): Promise<ServerProcess> {
+/**
+ * Spawns a built server the way production runs it, on an ephemeral port: the fixture app's build
+ * (made first if stale) unless `dist` picks another (DIST, the product's).
+ */
+export async function startServerProcess(env: Record<string, string> = {}, { dist = path.join(ROOT, FIXTURE_DIST) } = {}): Promise<ServerProcess> {
   // A spool of its own unless the test chose one, removed when the process exits.
   const spoolDir = env.SENTRY_TUNNEL_SPOOL_DIR ? undefined : mkdtempSync(path.join(tmpdir(), "outpost-spool-"));
-  const child = spawn(process.execPath, serverArgs(dist), {
+  const child = spawn(process.execPath, serverArgs(built(dist)), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -89,7 +90,7 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
 
 /** Runs the built server expecting it to fail at start; returns its exit code and stderr. */
 export async function runFailingStart(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, SERVER_ARGS, {
+  const child = spawn(process.execPath, serverArgs(fixtureBuild()), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", SENTRY_TUNNEL_SPOOL_DIR: "off", ...env },
     stdio: ["ignore", "ignore", "pipe"],

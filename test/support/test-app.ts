@@ -7,7 +7,8 @@ import { loadEnv } from "#src/server/config/env.server";
 import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
 import { connectSharedState } from "#src/server/redis/shared-state";
 import path from "node:path";
-import { FIXTURE_APP, FIXTURE_DIST, ROOT } from "./paths";
+import { built, fixtureBuild } from "./builds";
+import { FIXTURE_APP, ROOT } from "./paths";
 import { testRoutes } from "./test-routes";
 
 export interface LogLine {
@@ -32,11 +33,11 @@ export function memoryLogger() {
 
 const assetsByBuild = new Map<string, LoadedAssets>();
 
-/** A build's assets (its manifest and files), read once per test file. */
+/** A build's assets (its manifest and files), read once per test file; the build is made first if stale (builds.ts). */
 export function builtAssets(dist: string): LoadedAssets {
   const known = assetsByBuild.get(dist);
   if (known) return known;
-  const assets = loadAssets(dist);
+  const assets = loadAssets(built(dist));
   assetsByBuild.set(dist, assets);
   return assets;
 }
@@ -65,11 +66,12 @@ export async function startTestApp(
     // The app's own settings (settings.get()) come from the same variables, for this app alone.
     settingsSource: source,
     logger,
-    assets: builtAssets(path.join(ROOT, FIXTURE_DIST)),
     readiness: { ready: true },
     routes: testRoutes,
     publicDir: path.join(ROOT, FIXTURE_APP, "public"),
     ...overrides,
+    // Read only when the test brings no build of its own: the product's tests never need the fixture's.
+    assets: overrides.assets ?? builtAssets(fixtureBuild()),
   };
   // With REDIS_URL the app gets its own connection, as each replica has, closed with it.
   const shared = deps.env.REDIS_URL && !deps.redis ? connectSharedState(deps.env, logger) : undefined;

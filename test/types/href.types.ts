@@ -1,4 +1,4 @@
-import { type HrefParams, href, redirect } from "#outpost";
+import { type HrefParams, type HrefPattern, href, redirect } from "#outpost";
 import { type Equal, expectType } from "./assert";
 import "./type-test-table";
 
@@ -13,12 +13,25 @@ expectType<Equal<HrefParams<"/type-tests/notes/:id">, { readonly id: string | nu
 // What href() returns goes wherever a URL string does.
 export const moved = (): never => redirect(href("/type-tests/notes/:id", { id: 1 }), 303);
 
-// @ts-expect-error -- Argument of type '"/type-tests/note/:id"' is not assignable to parameter of type '"/" | … | "/type-tests/notes/:id" | …'
+// A resource route is a URL too: for fetcher.load(), a download link, a redirect.
+export const resource = (): string => href("/type-tests/api/notes");
+
+// An unknown pattern is an error that says so and names it, not the table's patterns cut short.
+// @ts-expect-error -- Argument of type '"/type-tests/note/:id"' is not assignable to parameter of type '"unknown route pattern: /type-tests/note/:id (href() takes …)"'
 export const unknownPattern = (): string => href("/type-tests/note/:id", { id: 1 });
+expectType<
+  Equal<HrefPattern<"/type-tests/note/:id">, "unknown route pattern: /type-tests/note/:id (href() takes the full pattern of a page of the route table)">
+>(true);
+expectType<Equal<HrefPattern<"/type-tests/notes/:id">, "/type-tests/notes/:id">>(true);
 
 // A layout alone is no page to link to.
-// @ts-expect-error -- "/type-tests/notes/:id/comments" is not a pattern of the table
+// @ts-expect-error -- '"/type-tests/notes/:id/comments"' is not assignable to '"unknown route pattern: /type-tests/notes/:id/comments (…)"'
 export const layoutOnly = (): string => href("/type-tests/notes/:id/comments", { id: 1 });
+
+// A string the compiler cannot read as a pattern is refused too.
+const computed: string = "/type-tests/notes";
+// @ts-expect-error -- 'string' is not assignable to '`unknown route pattern: ${string} (…)`'
+export const computedPattern = (): string => href(computed);
 
 // @ts-expect-error -- Property 'id' is missing in type '{}' but required in type 'HrefParams<"/type-tests/notes/:id">'
 export const missingParam = (): string => href("/type-tests/notes/:id", {});

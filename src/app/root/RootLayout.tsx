@@ -1,5 +1,6 @@
-import { type HeadTags, href, Link, NavigationProgress, Outlet } from "#outpost";
+import { type ErrorBoundaryProps, type HeadTags, href, Link, NavigationProgress, Outlet } from "#outpost";
 import "../styles.css";
+import { errorTitle } from "./error-title";
 
 export { ErrorPage as ErrorBoundary } from "./ErrorPage";
 
@@ -8,7 +9,8 @@ export const head = (): HeadTags => ({
   description: "A server-rendered React application on Koa.",
 });
 
-export const errorHead: HeadTags = { title: "Something went wrong · Outpost" };
+/** The error page's title says what happened: "Too many requests · Outpost" for a 429. */
+export const errorHead = ({ error }: ErrorBoundaryProps): HeadTags => ({ title: `${errorTitle(error)} · Outpost` });
 
 /** Every page renders in this layout's outlet: the site header and footer. */
 export default function RootLayout() {

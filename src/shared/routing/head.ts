@@ -55,7 +55,8 @@ export function headOf(state: RouteState, modules: RouteModules): DocumentHeadTa
     const module = modules.get(match.id);
     if (state.error?.boundaryId === match.id) {
       if (module.head) chain.push(module.head({ data: state.data[match.id], params: match.params }));
-      if (module.errorHead) chain.push(module.errorHead);
+      const { errorHead } = module;
+      if (errorHead) chain.push(typeof errorHead === "function" ? errorHead({ error: state.error.error }) : errorHead);
       break;
     }
     if (module.head) chain.push(module.head({ data: state.data[match.id], params: match.params }));

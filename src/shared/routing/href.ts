@@ -17,6 +17,14 @@ export interface HrefOptions<Pattern extends string = string> {
   search?: HrefSearch<Pattern>;
 }
 
+/**
+ * The pattern argument: a page's full pattern, else a type naming the mistake, so the compiler's
+ * message says "unknown route pattern" rather than listing the table's patterns cut short.
+ */
+export type HrefPattern<Pattern extends string> = Pattern extends PagePattern
+  ? Pattern
+  : `unknown route pattern: ${Pattern} (href() takes the full pattern of a page of the route table)`;
+
 /** The params argument: required when the pattern has params; for one without, any param is an error naming the pattern. */
 export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [never]
   ? [params?: { readonly [name: string]: `${Pattern} takes no params` }, options?: HrefOptions<Pattern>]
@@ -29,7 +37,8 @@ export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [ne
  * lacks, or a missing or extra param, is a type error; a missing or empty value at run time
  * (plain JavaScript, casts) throws a TypeError naming the pattern and the param.
  */
-export function href<const Pattern extends PagePattern>(pattern: Pattern, ...[params, options]: HrefArgs<Pattern>): string {
+// `string & {}` keeps the table's patterns offered as completions while any string is inferred.
+export function href<const Pattern extends PagePattern | (string & {})>(pattern: HrefPattern<Pattern>, ...[params, options]: HrefArgs<Pattern>): string {
   const values = (params ?? {}) as Readonly<Record<string, string | number | undefined>>;
   const path = splitPath(pattern).map((segment) => {
     if (segment !== "*" && !segment.startsWith(":")) return segment;

@@ -94,8 +94,8 @@ export interface RouteModule {
   ErrorBoundary?: ComponentType<ErrorBoundaryProps>;
   // biome-ignore lint/suspicious/noExplicitAny: as for default.
   head?: (props: PageProps<any>) => HeadTags;
-  /** Head while this route's error component is shown. */
-  errorHead?: HeadTags;
+  /** Head while this route's error component is shown: fixed, or chosen by the error (its `status`). */
+  errorHead?: HeadTags | ((props: ErrorBoundaryProps) => HeadTags);
   /** Whether this route's loader runs again for a client navigation or revalidation (see ShouldRevalidateArgs). */
   shouldRevalidate?: (args: ShouldRevalidateArgs) => boolean;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { FIXTURE_DIST, ROOT } from "../../support/paths";
+import { fixtureBuild } from "../../support/builds";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
 let app: TestApp;
@@ -18,7 +18,7 @@ it("serves the hashed entry script with immutable caching", async () => {
   expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
   const body = Buffer.from(await response.arrayBuffer());
-  expect(body.equals(readFileSync(path.join(ROOT, FIXTURE_DIST, "client", script)))).toBe(true);
+  expect(body.equals(readFileSync(path.join(fixtureBuild(), "client", script)))).toBe(true);
 });
 
 it("serves the hashed stylesheet", async () => {

@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
-import { httpError } from "#src/shared/routing/signals";
+import { httpError, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
-import { DIST } from "../../support/paths";
+import { productBuild } from "../../support/builds";
 import { send } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
 
@@ -27,6 +27,15 @@ const files: Record<string, LoadedRouteFile> = {
       },
     },
   },
+  "r/moved.server.ts": {
+    server: {
+      load: () => redirect("/r/read-only"),
+      action: ({ cookies }) => {
+        cookies.set("moved", "1");
+        redirect("/r/read-only", 303);
+      },
+    },
+  },
   "r/broken.server.ts": {
     server: {
       load: () => {
@@ -37,7 +46,7 @@ const files: Record<string, LoadedRouteFile> = {
 };
 
 const routes = await loadAppRoutes({
-  routes: [route("r/file.txt", "r/file.server.ts"), route("r/read-only", "r/read-only.server.ts"), route("r/write", "r/write.server.ts"), route("r/broken", "r/broken.server.ts")],
+  routes: [route("r/file.txt", "r/file.server.ts"), route("r/read-only", "r/read-only.server.ts"), route("r/write", "r/write.server.ts"), route("r/moved", "r/moved.server.ts"), route("r/broken", "r/broken.server.ts")],
   files,
 });
 
@@ -127,6 +136,17 @@ describe("resource routes", () => {
     expect(await denied.json()).toEqual({ conflict: true });
   });
 
+  it("answer redirect() with the status it names (307 by default, not made 303 as a page action's is), Location, cookies and no body", async () => {
+    const posted = await fetch(`${app.url}/r/moved`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}", redirect: "manual" });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("location")).toBe("/r/read-only");
+    expect(posted.headers.getSetCookie()).toEqual(["moved=1; path=/; samesite=lax; httponly"]);
+    expect(await posted.text()).toBe("");
+    const got = await fetch(`${app.url}/r/moved`, { redirect: "manual" });
+    expect(got.status).toBe(307);
+    expect(got.headers.get("location")).toBe("/r/read-only");
+  });
+
   it("answer a thrown error with 500 JSON, reported once", async () => {
     const before = app.logs.filter((line) => line.level >= 50).length;
     const response = await fetch(`${app.url}/r/broken`);
@@ -136,7 +156,7 @@ describe("resource routes", () => {
   });
 
   it("are in no browser bundle", () => {
-    const client = path.join(DIST, "client");
+    const client = path.join(productBuild(), "client");
     const code = readdirSync(client, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".js"))
       .map((file) => readFileSync(path.join(client, file), "utf8"))

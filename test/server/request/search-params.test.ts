@@ -88,6 +88,16 @@ describe("a query schema beyond a page's loader", () => {
     expect(documentPayload(await bad.text()).state.actionData).toBeUndefined();
   });
 
+  it("hands an empty value (?page=, ?page) to the schema as the empty string, not as absent: no default applies", async () => {
+    for (const query of ["?page=", "?page"]) {
+      const response = await fetch(`${app.url}/test/query-api${query}`);
+      expect(response.status).toBe(400);
+      // coerce.number() reads "" as 0, which the check refuses; an absent page would be the default, 1.
+      expect(await response.json()).toEqual({ issues: [{ path: ["page"], message: "page must be 1 or more" }] });
+    }
+    expect((await page("?sort=")).status).toBe(400);
+  });
+
   it("answers a resource route's refused query as JSON 400 with the issues", async () => {
     const good = await fetch(`${app.url}/test/query-api`);
     expect(await good.json()).toEqual({ search: { page: 1 } });

@@ -46,6 +46,13 @@ describe("head tags", () => {
     expect(headOf(state({ boundaryId: "root", error: {} }), lookup)).toMatchObject({ title: "Oops", description: "root" });
     expect(headOf(state({ boundaryId: null, error: {} }), lookup).title).toBe("Something went wrong");
   });
+
+  it("call an errorHead function with the error, so a title can follow its status", () => {
+    const byStatus: RouteModule = { default: () => null, errorHead: ({ error }) => ({ title: error.status === 429 ? "Too many requests" : "Oops" }) };
+    const chosen = { get: (id: string) => (id === "root" ? byStatus : (modules[id] as RouteModule)) };
+    expect(headOf(state({ boundaryId: "root", error: { status: 429, data: {} } }), chosen).title).toBe("Too many requests");
+    expect(headOf(state({ boundaryId: "root", error: {} }), chosen).title).toBe("Oops");
+  });
 });
 
 describe("links, structured data and the document's language", () => {
