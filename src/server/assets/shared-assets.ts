@@ -62,6 +62,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
   };
 
   let running: Promise<PublishOutcome | undefined> | undefined;
+  let closed = false;
   const publish = () => {
     running ??= publishOnce()
       .then((outcome) => {
@@ -70,6 +71,8 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
         return outcome;
       })
       .catch((error: unknown) => {
+        // Cut short by shutdown closing the connection: nothing to retry.
+        if (closed) return undefined;
         logger.warn({ code: (error as { code?: string }).code, reason: (error as Error).message }, "shared assets: publishing failed; tried again when Redis is back");
         return undefined;
       })
@@ -88,6 +91,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
   return {
     publish,
     close() {
+      closed = true;
       clearInterval(timer);
       client.off("ready", onReady);
     },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leaveEarly, send, until } from "../../support/raw-http";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
 import { type Build, type RollingDeploy, startRollingDeploy } from "../../support/rolling-deploy";
-import type { ServerProcess } from "../../support/server-process";
+import { type ServerProcess, startServerProcess } from "../../support/server-process";
 
 // Two builds side by side on one Redis, as during a rolling update: each serves the other's assets.
 
@@ -109,6 +109,19 @@ describe.runIf(redisAvailable)("assets shared between two live builds through Re
     expect(ttl).toBeLessThanOrEqual(24 * 3_600_000);
     // Source maps stay private: none is published.
     expect(await client.keys("outpost:asset:*.map")).toEqual([]);
+  });
+
+  it("refuses to publish a build over ASSET_PUBLISH_MAX_MB, with a log line naming its size and the cap", async () => {
+    const small = await startServerProcess({ REDIS_URL: redis.url, ASSET_PUBLISH_MAX_MB: "0.01" }, { dist: deploy.buildA.dist });
+    try {
+      const [refusal] = (await small.waitForLogs((lines) => lines.some((line) => String(line.msg).includes("ASSET_PUBLISH_MAX_MB")))).filter((line) =>
+        String(line.msg).includes("ASSET_PUBLISH_MAX_MB"),
+      );
+      expect(refusal?.msg).toMatch(/total \d+\.\d MB, over the ASSET_PUBLISH_MAX_MB cap of 0\.0 MB; not published/);
+      expect(refusal?.maxBytes).toBe(Math.round(0.01 * 1024 * 1024));
+    } finally {
+      await small.stop();
+    }
   });
 
   it("counts where assets came from, and names the build on the build-info metric", async () => {
