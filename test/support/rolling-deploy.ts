@@ -32,7 +32,8 @@ export function buildA(): Build {
 let builtB: Build | undefined;
 
 /**
- * Build B, made once per test file (each file gets its own folder under dist/, removed at exit):
+ * Build B, made once per test file (each file gets its own folder under dist/, removed at exit or,
+ * when vitest kills the worker first, by the next run):
  * the fixture app copied where its relative imports of src/ still resolve, one line changed, built.
  */
 export function buildB(): Build {
