@@ -2,7 +2,7 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared (file left alone)
+//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets (file left alone)
 import os from "node:os";
 import path from "node:path";
 import { buildProduction } from "./lib/build.mjs";
@@ -13,6 +13,7 @@ import { payload } from "./payload.mjs";
 import { realistic } from "./realistic.mjs";
 import { OUT_REL, ROOT } from "./lib/proc.mjs";
 import { renderResults, writeBenchmarks } from "./lib/report.mjs";
+import { sharedAssets } from "./shared-assets.mjs";
 import { sharedState } from "./shared-state.mjs";
 import { spool } from "./spool.mjs";
 import { ssr } from "./ssr.mjs";
@@ -35,8 +36,9 @@ const settings = {
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
   shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
+  assets: { requests: quick ? 300 : 2_000 },
 };
-const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState };
+const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets };
 
 // Said at once rather than when the first browser group starts, twenty minutes in.
 if ((!only || only.includes("startup")) && !hasChromium) {

@@ -77,6 +77,8 @@ const rows = [
     ]],
     ["Uptime", "s", [[`time() - process_start_time_seconds${sel()}`, "{{instance}}"]]],
     ["Redis reachable (only with REDIS_URL)", "short", [[`min by (instance) (outpost_redis_up${sel()})`, "{{instance}}"]]],
+    ["Pods by build (two during a rolling update)", "short", [[`count by (build_id) (outpost_build_info${sel()})`, "{{build_id}}"]]],
+    ["Asset requests by source: own build, another build's through Redis, missing", "ops", [[`sum by (result) (${rate("outpost_shared_assets_total")})`, "{{result}}"]]],
   ]],
 ];
 

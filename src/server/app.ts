@@ -1,7 +1,8 @@
 import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
-import { staticAssets } from "./assets/static-assets";
+import { sharedAssetLookup } from "./assets/shared-asset-lookup";
+import { type AssetResult, staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import { type Env, loadAppSettings } from "./config/env.server";
 import { ownSettings } from "./config/settings-scope";
@@ -40,6 +41,8 @@ export interface AppDependencies {
   observeCsrfRefusal?: (check: string) => void;
   /** A page answered 503 because its session's store could not be reached. */
   observeSessionUnavailable?: () => void;
+  /** An asset request, by where it was answered from (this build, another build's through Redis, or 404). */
+  observeAsset?: (result: AssetResult) => void;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
@@ -105,7 +108,8 @@ export function createApp(deps: AppDependencies): Koa {
   app.use(requestTarget());
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
-  app.use(staticAssets(deps.assets.files));
+  // With Redis, a hashed asset this build lacks may be another live build's (a rolling update).
+  app.use(staticAssets(deps.assets.files, { shared: deps.redis ? sharedAssetLookup(deps.redis) : undefined, observe: deps.observeAsset }));
   app.use(
     publicFiles(deps.publicDir, { table: deps.routes.table, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES, tunnelPath: env.SENTRY_TUNNEL_PATH, warn: (message) => logger.warn(message) }),
   );

@@ -31,7 +31,8 @@ const logger =
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 const metrics = createMetrics();
-const shared = env.REDIS_URL ? (await import("./redis/shared-state")).connectSharedState(env, logger) : undefined;
+const sharedState = env.REDIS_URL ? await import("./redis/shared-state") : undefined;
+const shared = sharedState?.connectSharedState(env, logger);
 const redis = shared?.redis;
 if (redis) metrics.watchRedis(redis);
 const rateLimits = shared?.rateLimits ?? createRateLimits();
@@ -49,6 +50,7 @@ const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths, env.SENTRY_TUNNEL_SPOOL_MAX_BYTES);
 
 const assets = loadAssets(distDir);
+const assetPublisher = shared && sharedState?.shareAssets(shared.redis, env, assets.files, logger);
 const devStream =
   env.NODE_ENV === "development" ? devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") }) : undefined;
 const app = createApp({
@@ -66,6 +68,7 @@ const app = createApp({
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
   observeSessionUnavailable: metrics.observeSessionUnavailable,
+  observeAsset: metrics.observeAsset,
   extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());
@@ -115,6 +118,7 @@ exitOnSignals({
   afterDrain: async (deadline) => {
     // The spool has what is left of the drain deadline; the steps after it are bounded on their own.
     await tunnel?.drain(deadline);
+    assetPublisher?.close();
     await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), redis?.close()]);
   },
 });

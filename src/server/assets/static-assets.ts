@@ -1,49 +1,81 @@
 import { createReadStream } from "node:fs";
-import path from "node:path";
 import type { Context, Middleware } from "koa";
 import { setRouteLabel } from "../http/request-log";
 import { streamResponse } from "../http/stream-response";
+import { answerAssetMissing, contentHashOf, setAssetHeaders } from "./asset-headers";
 import type { StaticFile } from "./manifest";
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-};
+/** Where an asset request was answered from: this build's files, another build's (Redis), or nowhere (404). */
+export type AssetResult = "local" | "shared" | "missing";
+
+/** Another live build's assets, shared through Redis (shared-asset-lookup.ts). */
+export interface SharedAssets {
+  /** The bytes of a hashed asset another build published, or undefined (unknown, or Redis unreachable). */
+  lookup(urlPath: string): Promise<Buffer | undefined>;
+}
+
+export interface StaticAssetsOptions {
+  prefix?: string;
+  /** Consulted for a hashed asset this build lacks; absent without REDIS_URL. */
+  shared?: SharedAssets;
+  observe?: (result: AssetResult) => void;
+}
 
 /**
  * Serves only files the build manifest lists, so no request path ever reaches the file
  * system: traversal is impossible and source maps (not listed) stay private. Names carry
  * a content hash, hence the year-long immutable caching.
  */
-export function staticAssets(files: Map<string, StaticFile>, prefix = "/assets/"): Middleware {
+export function staticAssets(files: Map<string, StaticFile>, { prefix = "/assets/", shared, observe }: StaticAssetsOptions = {}): Middleware {
   // Not async: most requests are no asset and pass straight on, without a promise of our own.
   return (ctx, next) => {
     if (!ctx.path.startsWith(prefix)) return next();
-    serveAsset(ctx, files);
+    setRouteLabel(ctx.state, "static");
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") {
+      ctx.set("Allow", "GET, HEAD");
+      ctx.status = 405;
+      return;
+    }
+    const file = files.get(ctx.path);
+    if (file) {
+      observe?.("local");
+      serveLocal(ctx, file);
+      return;
+    }
+    // Only a content-hashed name may come from another build: an unhashed one could differ between builds.
+    if (!shared || contentHashOf(ctx.path) === undefined) {
+      observe?.("missing");
+      answerAssetMissing(ctx);
+      return;
+    }
+    return serveShared(ctx, shared, observe);
   };
 }
 
-function serveAsset(ctx: Context, files: Map<string, StaticFile>): void {
-  setRouteLabel(ctx.state, "static");
-  if (ctx.method !== "GET" && ctx.method !== "HEAD") {
-    ctx.set("Allow", "GET, HEAD");
-    ctx.status = 405;
-    return;
-  }
-  const file = files.get(ctx.path);
-  if (!file) {
-    ctx.status = 404;
-    ctx.type = "text/plain";
-    ctx.body = "Not found";
-    return;
-  }
-  ctx.status = 200;
-  ctx.set("Cache-Control", "public, max-age=31536000, immutable");
-  ctx.type = CONTENT_TYPES[path.extname(file.absolutePath)] ?? "application/octet-stream";
-  ctx.length = file.size;
+function serveLocal(ctx: Context, file: StaticFile): void {
+  setAssetHeaders(ctx, ctx.path, file.size);
+  if (notModified(ctx)) return;
   // Koa answers HEAD with the headers alone, so only GET opens the file.
   if (ctx.method === "GET") streamResponse(ctx, createReadStream(file.absolutePath));
+}
+
+async function serveShared(ctx: Context, shared: SharedAssets, observe: StaticAssetsOptions["observe"]): Promise<void> {
+  const bytes = await shared.lookup(ctx.path);
+  if (!bytes) {
+    observe?.("missing");
+    answerAssetMissing(ctx);
+    return;
+  }
+  observe?.("shared");
+  setAssetHeaders(ctx, ctx.path, bytes.length);
+  if (notModified(ctx)) return;
+  // Koa sends the headers alone for HEAD.
+  ctx.body = bytes;
+}
+
+/** A conditional request whose ETag still matches: 304, headers but no body. */
+function notModified(ctx: Context): boolean {
+  if (!ctx.fresh) return false;
+  ctx.status = 304;
+  return true;
 }

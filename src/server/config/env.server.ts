@@ -120,6 +120,10 @@ export const envSchema = object({
   REDIS_URL: optional(redisUrl),
   /** How long one Redis command may take before the request goes on without it. */
   REDIS_TIMEOUT_MS: _default(positiveInt, 100),
+  /** With REDIS_URL: how long a build's published assets stay in Redis after its last replica stopped renewing them (fractions allowed). */
+  ASSET_RETENTION_HOURS: _default(coerce.number().check(positive(), maximum(24 * 366)), 24),
+  /** With REDIS_URL: a build whose hashed scripts and stylesheets total more than this is not published (fractions allowed). */
+  ASSET_PUBLISH_MAX_MB: _default(coerce.number().check(positive(), maximum(1024)), 50),
   SENTRY_TUNNEL_PATH: pipe(
     _default(string().check(regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")), TUNNEL_DEFAULTS.path),
     transform((value: string) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),

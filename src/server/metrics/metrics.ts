@@ -1,5 +1,7 @@
 import { totalmem } from "node:os";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AssetResult } from "../assets/static-assets";
+import { BUILD_ID } from "../build-info";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
@@ -25,6 +27,8 @@ export interface Metrics {
   observeCsrfRefusal(check: string): void;
   /** A page answered 503 because its session's store could not be reached. */
   observeSessionUnavailable(): void;
+  /** An asset request, by where it was answered from: this build's files, another build's through Redis, or nowhere (404). */
+  observeAsset(result: AssetResult): void;
   /** Reads the spool's depth per upstream when metrics are scraped; `capBytes` is its byte cap. */
   watchSpool(read: () => SpoolDepth[], capBytes: number): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
@@ -52,6 +56,27 @@ export function createMetrics(): Metrics {
       this.set(memoryLimitBytes());
     },
   });
+
+  new Gauge({
+    name: "outpost_build_info",
+    help: "Always 1; build_id names the build this process serves (two values side by side during a rolling update)",
+    labelNames: ["build_id"] as const,
+    registers: [registry],
+  }).set({ build_id: BUILD_ID }, 1);
+  const assetRequests = new Counter({
+    name: "outpost_shared_assets_total",
+    help: "Asset requests by where they were answered from: local (this build), shared (another build's, through Redis) or missing (404)",
+    labelNames: ["result"] as const,
+    registers: [registry],
+  });
+  // One child per result, bound once: every asset request counts, and all three series exist from the start.
+  const assetResults = Object.fromEntries(
+    (["local", "shared", "missing"] as const).map((result) => {
+      const child = assetRequests.labels({ result });
+      child.inc(0);
+      return [result, child];
+    }),
+  ) as Record<AssetResult, { inc(): void }>;
 
   // Observed on every request: label values method, route and status; route only.
   const httpRequestDuration = new KeyedHistogram({
@@ -146,6 +171,9 @@ export function createMetrics(): Metrics {
     },
     observeSessionUnavailable() {
       sessionUnavailable.inc();
+    },
+    observeAsset(result) {
+      assetResults[result].inc();
     },
     watchSpool: spool.watchSpool,
     watchRedis(connection) {

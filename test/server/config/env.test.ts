@@ -18,6 +18,8 @@ describe("loadEnv", () => {
       BODY_MAX_BYTES: 65_536,
       BODY_MAX_FIELDS: 1_000,
       ALLOWED_ORIGINS: [],
+      ASSET_RETENTION_HOURS: 24,
+      ASSET_PUBLISH_MAX_MB: 50,
     });
     expect(env.SENTRY_DSN).toBeUndefined();
   });
@@ -26,6 +28,10 @@ describe("loadEnv", () => {
     const env = loadEnv({ PORT: "", SENTRY_DSN: "" });
     expect(env.PORT).toBe(3000);
     expect(env.SENTRY_DSN).toBeUndefined();
+  });
+
+  it("takes fractions of an hour and of a MiB for the shared assets", () => {
+    expect(loadEnv({ ASSET_RETENTION_HOURS: "0.5", ASSET_PUBLISH_MAX_MB: "2.5" })).toMatchObject({ ASSET_RETENTION_HOURS: 0.5, ASSET_PUBLISH_MAX_MB: 2.5 });
   });
 
   it("parses flags and numbers", () => {
@@ -50,6 +56,12 @@ describe("loadEnv", () => {
     ["ALLOWED_ORIGINS", "https://ok.example,*"],
     ["ALLOWED_ORIGINS", "ftp://files.example"],
     ["ALLOWED_ORIGINS", "https://user:pw@example.com"],
+    ["ASSET_RETENTION_HOURS", "0"],
+    ["ASSET_RETENTION_HOURS", "-1"],
+    ["ASSET_RETENTION_HOURS", "a day"],
+    ["ASSET_RETENTION_HOURS", "9000"],
+    ["ASSET_PUBLISH_MAX_MB", "0"],
+    ["ASSET_PUBLISH_MAX_MB", "2000"],
   ])("names %s when it is %j", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));

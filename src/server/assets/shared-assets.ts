@@ -1,0 +1,101 @@
+import { readFile } from "node:fs/promises";
+import type { Logger } from "../logger";
+import type { RedisConnection } from "../redis/redis-connection";
+import { contentHashOf } from "./asset-headers";
+import type { StaticFile } from "./manifest";
+import { sharedAssetKey } from "./shared-asset-key";
+
+export interface SharedAssetsPublishOptions {
+  redis: RedisConnection;
+  /** This build's servable files (the manifest's); only the content-hashed scripts and stylesheets are published. */
+  files: Map<string, StaticFile>;
+  /** ASSET_RETENTION_HOURS, in ms: how long an asset outlives the last replica of its build. */
+  retentionMs: number;
+  /** ASSET_PUBLISH_MAX_MB, in bytes: a build whose assets total more is not published. */
+  maxBytes: number;
+  logger: Logger;
+}
+
+export interface PublishOutcome {
+  /** Assets written now (absent from Redis before). */
+  published: number;
+  /** Assets already there (another replica of this build, or an earlier run), whose retention was renewed. */
+  refreshed: number;
+}
+
+export interface SharedAssetsPublisher {
+  /** Publishes what is missing and renews the rest; runs on its own at each (re)connection and periodically. */
+  publish(): Promise<PublishOutcome | undefined>;
+  close(): void;
+}
+
+/** Renewed well within the retention, and at least hourly, so assets never lapse while a replica of their build runs. */
+const refreshIntervalMs = (retentionMs: number) => Math.max(1_000, Math.min(retentionMs / 3, 3_600_000));
+
+/**
+ * Puts this build's hashed assets in Redis, one key per URL path, so replicas of another build
+ * can serve them (shared-asset-lookup.ts). Idempotent: one PEXPIRE per asset renews what a replica
+ * of this build (or an earlier run) wrote, and only the assets missing are read and written with
+ * SET NX, one file at a time. Never awaited at start: start-up and readiness do not wait on Redis.
+ */
+export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logger }: SharedAssetsPublishOptions): SharedAssetsPublisher {
+  const assets = [...files].filter(([urlPath]) => contentHashOf(urlPath) !== undefined);
+  const totalBytes = assets.reduce((sum, [, file]) => sum + file.size, 0);
+  if (totalBytes > maxBytes) {
+    logger.error(
+      { totalBytes, maxBytes },
+      `shared assets: this build's scripts and stylesheets total ${megabytes(totalBytes)} MB, over the ASSET_PUBLISH_MAX_MB cap of ${megabytes(maxBytes)} MB; not published, so other builds' replicas cannot serve them`,
+    );
+    return { publish: async () => undefined, close() {} };
+  }
+
+  const { client } = redis;
+  const publishOnce = async (): Promise<PublishOutcome> => {
+    const renewed = await Promise.all(assets.map(([urlPath]) => client.pexpire(sharedAssetKey(urlPath), retentionMs)));
+    let published = 0;
+    for (const [index, [urlPath, file]] of assets.entries()) {
+      if (renewed[index] === 1) continue;
+      const bytes = await readFile(file.absolutePath);
+      if ((await client.set(sharedAssetKey(urlPath), bytes, "PX", retentionMs, "NX")) === "OK") published++;
+    }
+    return { published, refreshed: assets.length - published };
+  };
+
+  let running: Promise<PublishOutcome | undefined> | undefined;
+  let closed = false;
+  const publish = () => {
+    running ??= publishOnce()
+      .then((outcome) => {
+        // A renewal alone (another replica of this build, or the periodic one) is routine.
+        logger[outcome.published > 0 ? "info" : "debug"]({ ...outcome, totalBytes, retentionMs }, "shared assets: in Redis for the other builds' replicas");
+        return outcome;
+      })
+      .catch((error: unknown) => {
+        // Cut short by shutdown closing the connection: nothing to retry.
+        if (closed) return undefined;
+        logger.warn({ code: (error as { code?: string }).code, reason: (error as Error).message }, "shared assets: publishing failed; tried again when Redis is back");
+        return undefined;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const onReady = () => void publish();
+  client.on("ready", onReady);
+  const timer = setInterval(() => {
+    if (redis.up) void publish();
+  }, refreshIntervalMs(retentionMs));
+  timer.unref();
+  if (redis.up) void publish();
+  return {
+    publish,
+    close() {
+      closed = true;
+      clearInterval(timer);
+      client.off("ready", onReady);
+    },
+  };
+}
+
+const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
