@@ -62,6 +62,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     logger.warn({ reason }, `redis: unavailable (${reason}); limits count per instance and session pages answer 503 until it is back`);
   };
   const answered = () => {
+    if (givenUp) return;
     answering = true;
     if (outage === undefined && connectedBefore) return;
     logger.info(connectedBefore ? "redis: connected again; shared limits and sessions are back" : "redis: connected");
