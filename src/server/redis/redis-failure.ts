@@ -12,7 +12,7 @@ interface RedisError {
  */
 export function describeRedisFailure(error: unknown, timeoutMs: number): string {
   const { message = "", code } = (error ?? {}) as RedisError;
-  if (/^OOM\b/.test(message)) return "out of memory: Redis refuses writes (its used memory is over maxmemory, with the noeviction policy)";
+  if (/^OOM\b/.test(message)) return "out of memory (OOM): Redis refuses writes (its used memory is over maxmemory, with the noeviction policy)";
   if (/^(NOAUTH|WRONGPASS)\b/.test(message)) return "authentication failed (NOAUTH/WRONGPASS): check the user and password in REDIS_URL";
   if (/^NOPERM\b/.test(message)) return "permission denied (NOPERM): REDIS_URL's user may not run Outpost's commands";
   if (/^READONLY\b/.test(message)) return "read-only (READONLY): REDIS_URL names a replica, not the primary";

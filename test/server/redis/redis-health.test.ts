@@ -70,7 +70,7 @@ describe.skipIf(!redisAvailable)("outpost_redis_up follows whether Redis answers
       expect(await admin.ping()).toBe("PONG");
       await until(async () => (await gauge()) === "outpost_redis_up 0", NOTICED_WITHIN_MS);
       expect(warnings()).toHaveLength(1);
-      expect(warnings()[0]?.msg).toContain("out of memory");
+      expect(warnings()[0]?.msg).toContain("out of memory (OOM)");
     } finally {
       await admin.config("SET", "maxmemory", "0");
       await admin.flushall();
