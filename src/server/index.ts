@@ -31,8 +31,14 @@ const logger =
 const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readiness: Readiness = { ready: false };
 const metrics = createMetrics();
+// A database the server refuses is a configuration error found only once connected: stop as a bad variable does.
+const refusedRedisConfiguration = (message: string) => {
+  console.error(`Invalid environment configuration:
+  REDIS_URL: ${message}`);
+  process.exit(1);
+};
 const sharedState = env.REDIS_URL ? await import("./redis/shared-state") : undefined;
-const shared = sharedState?.connectSharedState(env, logger);
+const shared = sharedState?.connectSharedState(env, logger, { onConfigurationError: refusedRedisConfiguration });
 const redis = shared?.redis;
 if (redis) metrics.watchRedis(redis);
 const rateLimits = shared?.rateLimits ?? createRateLimits();

@@ -2,8 +2,11 @@ import { checkRateLimit, type RateLimitService } from "../../shared/routing/rate
 import type { Limiter } from "./limiter";
 import { LocalLimiter } from "./local-limiter";
 
-/** Makes a limit counted across replicas (see shared-limiter.ts), loaded only when REDIS_URL is set. */
-export type SharedLimiterFactory = (name: string, points: number, durationSeconds: number) => Limiter;
+/**
+ * Makes a limit counted across replicas (see shared-limiter.ts), loaded only when REDIS_URL is set;
+ * `fallback` is the bounded per-process limit it counts with while Redis does not answer.
+ */
+export type SharedLimiterFactory = (name: string, points: number, durationSeconds: number, fallback: Limiter) => Limiter;
 
 /** Most keys one process remembers per limit; a forgotten key starts again with its full allowance. */
 const MAX_KEYS = 10_000;
@@ -33,7 +36,8 @@ export function createRateLimits(shared?: SharedLimiterFactory): RateLimits {
         return known.limiter;
       }
       checkRateLimit({ name, points, duration: durationSeconds });
-      const limiter = shared ? shared(name, points, durationSeconds) : new LocalLimiter(points, durationSeconds * 1000, MAX_KEYS);
+      const local = new LocalLimiter(points, durationSeconds * 1000, MAX_KEYS);
+      const limiter = shared ? shared(name, points, durationSeconds, local) : local;
       made.set(name, { points, durationSeconds, limiter });
       return limiter;
     },

@@ -1,20 +1,18 @@
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { RedisConnection } from "../redis/redis-connection";
 import type { Limiter, RateDecision } from "./limiter";
 
 const ALLOWED: RateDecision = { ok: true };
 
-function refused(rejection: unknown): RateDecision {
-  if (rejection instanceof RateLimiterRes) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-  throw rejection;
-}
+const refused = (rejection: RateLimiterRes): RateDecision => ({ ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) });
 
 /**
  * `points` per `durationSeconds` per key, counted in Redis across every replica that shares it.
- * While Redis is down or slower than REDIS_TIMEOUT_MS, rate-limiter-flexible's insurance limiter
+ * While Redis does not answer (down, frozen, out of memory, slower than REDIS_TIMEOUT_MS), `fallback`
  * counts in this process instead: the limit degrades to per instance, it never fails a request.
+ * The fallback is the same bounded token bucket a process without Redis uses.
  */
-export function sharedLimiter(redis: RedisConnection, name: string, points: number, durationSeconds: number): Limiter {
+export function sharedLimiter(redis: RedisConnection, name: string, points: number, durationSeconds: number, fallback: Limiter): Limiter {
   const limiter = new RateLimiterRedis({
     storeClient: redis.client,
     keyPrefix: `outpost:limit:${name}`,
@@ -22,7 +20,15 @@ export function sharedLimiter(redis: RedisConnection, name: string, points: numb
     duration: durationSeconds,
     // Not even a try while disconnected: the connection has no offline queue to wait in.
     rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory({ keyPrefix: `outpost:limit:${name}`, points, duration: durationSeconds }),
   });
-  return { take: (key) => limiter.consume(key).then(() => ALLOWED, refused) };
+  return {
+    take(key) {
+      // Known not to answer: no round trip to wait out.
+      if (!redis.up) return fallback.take(key);
+      return limiter.consume(key).then(
+        () => ALLOWED,
+        (rejection: unknown) => (rejection instanceof RateLimiterRes ? refused(rejection) : fallback.take(key)),
+      );
+    },
+  };
 }

@@ -179,7 +179,7 @@ export function createMetrics(): Metrics {
     watchRedis(connection) {
       new Gauge({
         name: "outpost_redis_up",
-        help: "1 while the shared Redis (REDIS_URL) answers, 0 while limits count per instance and session pages answer 503",
+        help: "1 while the shared Redis (REDIS_URL) answers its probe write (every 2 s, within REDIS_TIMEOUT_MS), 0 while limits count per instance and session pages answer 503",
         registers: [registry],
         collect() {
           this.set(connection.up ? 1 : 0);

@@ -4,7 +4,7 @@ import type { Env } from "../config/env.server";
 import { createRateLimits, type RateLimits } from "../limits/rate-limits";
 import { sharedLimiter } from "../limits/shared-limiter";
 import type { Logger } from "../logger";
-import { createRedisConnection, type RedisConnection } from "./redis-connection";
+import { createRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection";
 
 export interface SharedState {
   redis: RedisConnection;
@@ -15,10 +15,14 @@ export interface SharedState {
  * What replicas share through REDIS_URL. Imported only when it is set, so a single process never
  * loads the Redis client and the limiter library at start.
  */
-export function connectSharedState(env: Pick<Env, "REDIS_URL" | "REDIS_TIMEOUT_MS">, logger: Logger): SharedState {
+export function connectSharedState(
+  env: Pick<Env, "REDIS_URL" | "REDIS_TIMEOUT_MS">,
+  logger: Logger,
+  options: Pick<RedisConnectionOptions, "probeIntervalMs" | "onConfigurationError"> = {},
+): SharedState {
   if (!env.REDIS_URL) throw new Error("connectSharedState needs REDIS_URL");
-  const redis = createRedisConnection({ url: env.REDIS_URL, timeoutMs: env.REDIS_TIMEOUT_MS, logger });
-  return { redis, rateLimits: createRateLimits((name, points, duration) => sharedLimiter(redis, name, points, duration)) };
+  const redis = createRedisConnection({ url: env.REDIS_URL, timeoutMs: env.REDIS_TIMEOUT_MS, logger, ...options });
+  return { redis, rateLimits: createRateLimits((name, points, duration, fallback) => sharedLimiter(redis, name, points, duration, fallback)) };
 }
 
 /** Publishes this build's hashed assets for the replicas of other builds (a rolling update); in the background. */

@@ -67,7 +67,7 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1_000);
     expect(await gauge()).toBe("outpost_redis_up 0");
     for (const replica of [a, b]) {
-      expect(replica.redisLogs.filter((line) => line.level === 40 && line.msg.startsWith("redis: unreachable"))).toHaveLength(1);
+      expect(replica.redisLogs.filter((line) => line.level === 40 && line.msg.startsWith("redis: unavailable ("))).toHaveLength(1);
       expect(replica.app.logs.filter((line) => line.level >= 50)).toEqual([]);
     }
     // Per instance now: b's own allowance is untouched by a's requests.

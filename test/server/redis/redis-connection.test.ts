@@ -3,6 +3,7 @@ import { loadEnv } from "#src/server/config/env.server";
 import { createRedisConnection, type RedisConnection } from "#src/server/redis/redis-connection";
 import { until } from "../../support/raw-http";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
+import { runFailingStart } from "../../support/server-process";
 import { memoryLogger } from "../../support/test-app";
 
 describe("REDIS_URL", () => {
@@ -11,6 +12,7 @@ describe("REDIS_URL", () => {
     ["redis://", "REDIS_URL: names no host"],
     ["not a url", "REDIS_URL: is not a URL"],
     ["redis://u:s3cret@host:6379/zero", "REDIS_URL: may only name a database number"],
+    ["redis://u:s3cret@host:6379/1.5", "REDIS_URL: may only name a database number"],
   ])("refuses %s at start, naming the variable and never echoing the value", (url, message) => {
     expect(() => loadEnv({ REDIS_URL: url })).toThrow(message);
     try {
@@ -52,6 +54,15 @@ describe.skipIf(!redisAvailable)("the platform's Redis connection", () => {
     await until(() => connection?.up === true, 5_000);
     expect(lines.filter((line) => line.level === 40)).toHaveLength(2);
     expect(JSON.stringify(lines)).not.toContain("hunter2");
+  });
+
+  it("stops start-up with exit 1 when the server refuses REDIS_URL's database, naming it and never the password", async () => {
+    // Valid as a URL (the number of databases is the server's setting), refused once connected.
+    const { code, stderr } = await runFailingStart({ REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${redis.port}/99` });
+    expect(code).toBe(1);
+    expect(stderr).toContain("Invalid environment configuration");
+    expect(stderr).toContain("REDIS_URL: names database 99, which this Redis does not have");
+    expect(stderr).not.toContain("s3cret");
   });
 
   it("fails a command within the timeout while Redis stalls, never hangs", async () => {
