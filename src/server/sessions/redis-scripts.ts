@@ -10,6 +10,9 @@ local function sizeOf(key)
 end
 `;
 
+/** A field every session's hash keeps, so taking out its last flash or value never deletes the session. */
+export const MARKER = "_";
+
 /**
  * Reads a session: {0} none; {-1, size} over the cap, {-2} not a hash (both dropped, so each is
  * noticed once); else {1, fields}, the flashed fields (prefix ARGV[2]) taken out at once, so two
@@ -35,7 +38,7 @@ return {1, fields}
  * sets unless present (a flash put back), i adds a number. Mode update (KEYS[1] must still be
  * a session) and rename (KEYS[2] must, and becomes KEYS[1]) are how an ended session stays
  * ended; create writes a new id, replace first deletes KEYS[2]. Nothing is written when the
- * result would be over the cap. {1, exists} written; {0} the session was gone; {-1, size} too large.
+ * result would be over the cap. {1} written; {0} the session was gone; {-1, size} too large.
  */
 const WRITE = `${SIZE_OF}
 local key, from, mode, ttl, cap = KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -72,15 +75,15 @@ for _, write in ipairs(writes) do
   elseif write[1] == 'd' then redis.call('HDEL', key, write[2])
   else redis.call('HSETNX', key, write[2], write[3]) end
 end
-local exists = redis.call('EXISTS', key)
-if exists == 1 then redis.call('PEXPIRE', key, ttl) end
-return {1, exists}
+redis.call('HSET', key, '${MARKER}', '1')
+redis.call('PEXPIRE', key, ttl)
+return {1}
 `;
 
 export type WriteMode = "create" | "update" | "rename" | "replace";
 export type WriteOp = readonly ["s" | "d" | "n" | "i", string, string];
 export type ReadReply = [0] | [-1, number] | [-2] | [1, string[]];
-export type WriteReply = [1, 0 | 1] | [0] | [-1, number];
+export type WriteReply = [1] | [0] | [-1, number];
 
 interface SessionScripts {
   outpostSessionRead(key: string, cap: number, flashPrefix: string): Promise<ReadReply>;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
 import type { Logger } from "../logger";
 import type { RedisConnection } from "../redis/redis-connection";
-import { type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
+import { MARKER, type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
 import { FLASH_KEY } from "./request-session";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
 import { type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
@@ -39,6 +39,7 @@ function valuesOf(fields: readonly string[]): SessionValues {
   const flashed = emptyValues();
   for (let i = 0; i < fields.length; i += 2) {
     const name = fields[i] as string;
+    if (name === MARKER) continue;
     const value: unknown = JSON.parse(fields[i + 1] as string);
     if (name.startsWith(VALUE)) values[name.slice(VALUE.length)] = value;
     else if (name.startsWith(FLASHED)) flashed[name.slice(FLASHED.length)] = value;
@@ -81,8 +82,6 @@ function changeOps(values: SessionValues, changes: SessionChanges): WriteOp[] {
   return ops;
 }
 
-type Written = "written" | "emptied" | "gone";
-
 export interface RedisStoreOptions {
   /** Counts a session page refused for want of Redis. */
   onUnavailable?: () => void;
@@ -113,32 +112,26 @@ export function redisStore({ client }: RedisConnection, { onUnavailable = () => 
     try {
       return { values: valuesOf(reply[1]), id: signed.id, rotated: signed.rotated, flashesTaken: true };
     } catch {
-      unreadable("a field is not JSON");
+      unreadable("a field is not JSON, or not a session field");
       client.del(key).catch(() => {});
       return { values: emptyValues() };
     }
   };
 
-  /** Runs the write script: written, emptied (no field left), or gone (ended or expired before it). */
-  const run = async (id: string, from: string | undefined, mode: WriteMode, ops: WriteOp[]): Promise<Written> => {
+  /**
+   * Writes the session under `id` and gives its cookie; a session ended or expired meanwhile stays
+   * ended and its cookie is left alone: the answer that ended it (a signed-in visitor's new
+   * cookie, say) may reach the browser first.
+   */
+  const run = async (ctx: Context, id: string, from: string | undefined, mode: WriteMode, ops: WriteOp[]): Promise<void> => {
     // Refused before anything is sent when this request's own values are already too many.
     const own = ops.reduce((sum, [, field, value]) => sum + Buffer.byteLength(field) + Buffer.byteLength(value), 0);
     if (own > MAX_SESSION_BYTES) throw new SessionTooLargeError(own);
     const reply = await scripts.write(KEY_PREFIX + id, from ?? KEY_PREFIX + id, mode, SESSION_MAX_AGE_MS, MAX_SESSION_BYTES, ops).catch(unreachable);
     if (reply[0] === -1) throw new SessionTooLargeError(reply[1]);
-    if (reply[0] === 0) return "gone";
-    return reply[1] === 1 ? "written" : "emptied";
+    if (reply[0] === 1) ctx.cookies.set(SESSION_COOKIE, id, SESSION_COOKIE_OPTIONS);
   };
 
-  const endCookie = (ctx: Context) => {
-    ctx.cookies.set(SESSION_COOKIE, "", { ...SESSION_COOKIE_OPTIONS, expires: new Date(0), maxAge: undefined });
-  };
-  // A session ended by another request meanwhile stays ended and its cookie is left alone: that
-  // request's answer (a signed-in visitor's new cookie, say) may reach the browser first.
-  const settle = (ctx: Context, id: string, written: Written) => {
-    if (written === "written") ctx.cookies.set(SESSION_COOKIE, id, SESSION_COOKIE_OPTIONS);
-    else if (written === "emptied") endCookie(ctx);
-  };
 
   return {
     fetches: true,
@@ -156,13 +149,13 @@ export function redisStore({ client }: RedisConnection, { onUnavailable = () => 
         // A new session: all its values under a new id (the old one, after clear(), deleted in the same step).
         if (Object.keys(session.values).length === 0) {
           if (old) await client.del(old).catch(unreachable);
-          return endCookie(ctx);
+          ctx.cookies.set(SESSION_COOKIE, "", { ...SESSION_COOKIE_OPTIONS, expires: new Date(0), maxAge: undefined });
+          return;
         }
-        const id = newId();
-        return settle(ctx, id, await run(id, old, old ? "replace" : "create", wholeOps(session.values)));
+        return run(ctx, newId(), old, old ? "replace" : "create", wholeOps(session.values));
       }
-      const id = changes.renew ? newId() : session.id;
-      settle(ctx, id, await run(id, old, changes.renew ? "rename" : "update", changeOps(session.values, changes)));
+      // Only this request's changes, and only while the session still exists (under a new id for regenerate()).
+      return run(ctx, changes.renew ? newId() : session.id, old, changes.renew ? "rename" : "update", changeOps(session.values, changes));
     },
     unavailable: onUnavailable,
   };

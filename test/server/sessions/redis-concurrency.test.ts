@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CookieJar } from "../../support/cookie-jar";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
+import { until } from "../../support/raw-http";
 import { redisUp } from "../../support/redis-app";
 import { startTestApp, type TestApp } from "../../support/test-app";
 import type { SessionShown } from "../../support/test-routes";
@@ -89,5 +90,29 @@ describe.skipIf(!redisAvailable)("one Redis session under concurrent requests", 
       // The reader that took it sees it in each of its reads.
       expect(shown.filter((one) => one.again === "Saved")).toHaveLength(1);
     }
+  });
+
+  it("puts a flash back when the client that read it left before its answer", async () => {
+    const jar = new CookieJar();
+    jar.take(await post("", "notice=Kept", "/test/session"));
+    const seen = async () => shownOf(await (await fetch(`${at(0).url}/test/session`, { headers: { Cookie: jar.header } })).text()).notice;
+    // Held at its read while Redis stalls, so the visitor is gone before the loader takes the flash.
+    redis.pause();
+    try {
+      const leaving = new AbortController();
+      const left = fetch(`${at(0).url}/test/session`, { headers: { Cookie: jar.header }, signal: leaving.signal }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      leaving.abort();
+      await left;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      redis.resume();
+    }
+    let shown: string | null = null;
+    await until(async () => {
+      shown = await seen();
+      return shown !== null;
+    });
+    expect(shown).toBe("Kept");
   });
 });
