@@ -3,9 +3,9 @@ import type { Redis } from "ioredis";
 // The total a session takes: the bytes of its hash's field names and values, summed in place,
 // so an oversized hash is measured without being sent anywhere.
 const SIZE_OF = `
-local function sizeOf(key)
+local function sizeOf(fields)
   local size = 0
-  for _, name in ipairs(redis.call('HKEYS', key)) do size = size + #name + redis.call('HSTRLEN', key, name) end
+  for _, part in ipairs(fields) do size = size + #part end
   return size
 end
 `;
@@ -24,9 +24,9 @@ local kind = redis.call('TYPE', key).ok
 if kind == 'none' then return {0} end
 if kind ~= 'hash' then redis.call('DEL', key) return {-2} end
 if redis.call('HLEN', key) > cap then redis.call('DEL', key) return {-1, cap + 1} end
-local size = sizeOf(key)
-if size > cap then redis.call('DEL', key) return {-1, size} end
 local fields = redis.call('HGETALL', key)
+local size = sizeOf(fields)
+if size > cap then redis.call('DEL', key) return {-1, size} end
 for i = 1, #fields, 2 do
   if string.sub(fields[i], 1, #flash) == flash then redis.call('HDEL', key, fields[i]) end
 end
@@ -49,7 +49,7 @@ if mode == 'update' or mode == 'rename' then
 elseif mode == 'replace' then
   redis.call('DEL', from)
 end
-local size = sizeOf(source)
+local size = sizeOf(redis.call('HGETALL', source))
 local writes = {}
 for i = 4, #ARGV, 3 do
   local op, name, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
