@@ -3,9 +3,8 @@ import type { Context } from "koa";
 import type { Logger } from "../logger";
 import type { RedisConnection } from "../redis/redis-connection";
 import { MARKER, type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
-import { FLASH_KEY } from "./request-session";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
-import { type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
+import { FLASH_KEY, type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
 
 /** The most a session may take in Redis (its fields' names and values): far above a cookie's 4 KB, yet a bounded read per page. */
 export const MAX_SESSION_BYTES = 64 * 1024;

@@ -1,7 +1,9 @@
 import type { Context } from "koa";
 import type { Session } from "../../shared/routing/request";
 import { clientLeft } from "../http/client-left";
+import { chainsOf, SessionPending } from "./session-pending";
 import {
+  FLASH_KEY,
   type LoadedSession,
   type SessionChanges,
   type SessionStore,
@@ -10,37 +12,9 @@ import {
   sessionUnavailable,
 } from "./session-store";
 
-/** Where flashed values wait for the next request, inside the stored session. */
-export const FLASH_KEY = "outpost.flash";
-
-/**
- * Thrown by a session touched before its store answered (a server-side store, on a page not yet
- * known to use the session): the platform fetches it and runs that middleware or loader again.
- */
-export class SessionPending extends Error {
-  constructor() {
-    super("the session is being fetched");
-    this.name = "SessionPending";
-  }
-}
-
 /** The session's own key is not for route code. */
 function ownKey(key: string): void {
   if (key === FLASH_KEY) throw new TypeError(`"${FLASH_KEY}" is the session's own key: use session.flash(key, value)`);
-}
-
-export const isSessionPending = (error: unknown): error is SessionPending => error instanceof SessionPending;
-
-// Route chains (by pattern) seen touching the session, per store: their requests fetch it before they run.
-const touchingChains = new WeakMap<SessionStore, Set<string>>();
-
-function chainsOf(store: SessionStore): Set<string> {
-  let chains = touchingChains.get(store);
-  if (!chains) {
-    chains = new Set();
-    touchingChains.set(store, chains);
-  }
-  return chains;
 }
 
 /**

@@ -2,6 +2,9 @@ import type Koa from "koa";
 import type { Context } from "koa";
 import { HttpErrorSignal } from "../../shared/routing/signals";
 
+/** Where flashed values wait for the next request, inside a session's values. */
+export const FLASH_KEY = "outpost.flash";
+
 /** A session's values: no prototype, so a stored `__proto__` or `constructor` is just a key. */
 export type SessionValues = Record<string, unknown>;
 
