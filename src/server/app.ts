@@ -64,7 +64,7 @@ export interface AppDependencies {
 function sessionStore(env: Env, deps: AppDependencies): SessionStore | undefined {
   if (env.SESSION_STORE !== "redis") return undefined;
   if (!deps.redis) throw new Error("SESSION_STORE=redis needs the Redis connection: createApp was given no `redis` (REDIS_URL)");
-  return redisStore(deps.redis, deps.observeSessionUnavailable);
+  return redisStore(deps.redis, { onUnavailable: deps.observeSessionUnavailable, logger: deps.logger });
 }
 
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */

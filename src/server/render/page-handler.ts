@@ -6,10 +6,12 @@ import type { ClassifiedHandler, ClassifiedRequest } from "../request/classify";
 import type { MaybePromise } from "../request/maybe-promise";
 import type { RouteOutcome } from "../request/outcome";
 import { resolve } from "../request/resolve";
+import { resolveRoute } from "../request/resolve-route";
 import { beginRequest, type RequestOptions, type RequestScope } from "../request/request-scope";
 import type { RequestReport } from "../monitoring/request-monitoring";
 import { setRouteLabel } from "../http/request-log";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { SessionStoreUnavailableError, sessionUnavailable } from "../sessions/session-store";
 import { answerData, type DataAnswerOptions, refuseData } from "./data-answer";
 import { answerPage } from "./document-writer";
 import { payloadScript } from "./payload-script";
@@ -69,7 +71,27 @@ function answer(ctx: Context, request: ClassifiedRequest, scope: RequestScope, o
   if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
   // Before any header is sent; no promise for a request that never used the session (most).
   const committed = scope.context.commit();
-  if (committed) return committed.then(() => writeAnswer(ctx, request, scope, outcome, write));
+  if (committed) {
+    return committed.then(
+      () => writeAnswer(ctx, request, scope, outcome, write),
+      (error: unknown) => answerUnsaved(ctx, request, scope, error, write),
+    );
+  }
+  return writeAnswer(ctx, request, scope, outcome, write);
+}
+
+/**
+ * A session its store could not take: the request's answer is the 503 a session read would have
+ * been (the error page, a data answer's status, a resource's JSON), shown at the leaf route, so
+ * the layouts above it render as usual; the app's error listener warns once.
+ */
+async function answerUnsaved(ctx: Context, request: ClassifiedRequest, scope: RequestScope, error: unknown, write: WriteOptions): Promise<void> {
+  if (!(error instanceof SessionStoreUnavailableError)) throw error;
+  ctx.app.emit("error", error, ctx);
+  const signal = sessionUnavailable();
+  if (request.kind === "resource") return writeResource(ctx, { type: "resource", value: signal.data, status: signal.status, headers: signal.headers });
+  const chain = request.matched ?? scope.routes.table.notFound();
+  const outcome = await resolveRoute(scope.routes, request.matched, scope.context, scope, { depth: chain.matches.length - 1, error: signal });
   return writeAnswer(ctx, request, scope, outcome, write);
 }
 

@@ -13,7 +13,8 @@ import type {
   UserFeedback,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
-import { isSessionPending, RequestSession } from "../sessions/request-session";
+import { RequestSession } from "../sessions/request-session";
+import { isSessionPending } from "../sessions/session-pending";
 import { sessionStoreOf } from "../sessions/session-store";
 import { isThenable } from "./maybe-promise";
 

@@ -1,34 +1,20 @@
 import type { Context } from "koa";
 import type { Session } from "../../shared/routing/request";
-import { HttpErrorSignal } from "../../shared/routing/signals";
-import { type LoadedSession, SESSION_RETRY_AFTER_SECONDS, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
+import { clientLeft } from "../http/client-left";
+import { chainsOf, SessionPending } from "./session-pending";
+import {
+  FLASH_KEY,
+  type LoadedSession,
+  type SessionChanges,
+  type SessionStore,
+  SessionStoreUnavailableError,
+  type SessionValues,
+  sessionUnavailable,
+} from "./session-store";
 
-/** Where flashed values wait for the next request, inside the stored session. */
-export const FLASH_KEY = "outpost.flash";
-
-/**
- * Thrown by a session touched before its store answered (a server-side store, on a page not yet
- * known to use the session): the platform fetches it and runs that middleware or loader again.
- */
-export class SessionPending extends Error {
-  constructor() {
-    super("the session is being fetched");
-    this.name = "SessionPending";
-  }
-}
-
-export const isSessionPending = (error: unknown): error is SessionPending => error instanceof SessionPending;
-
-// Route chains (by pattern) seen touching the session, per store: their requests fetch it before they run.
-const touchingChains = new WeakMap<SessionStore, Set<string>>();
-
-function chainsOf(store: SessionStore): Set<string> {
-  let chains = touchingChains.get(store);
-  if (!chains) {
-    chains = new Set();
-    touchingChains.set(store, chains);
-  }
-  return chains;
+/** The session's own key is not for route code. */
+function ownKey(key: string): void {
+  if (key === FLASH_KEY) throw new TypeError(`"${FLASH_KEY}" is the session's own key: use session.flash(key, value)`);
 }
 
 /**
@@ -48,6 +34,12 @@ export class RequestSession implements Session {
   #changed = false;
   /** Set by `regenerate` and `clear`: the next write gives the session a new id. */
   #renew = false;
+  /** Set by `clear`: the values start again from none. */
+  #cleared = false;
+  /** Keys set, numbers added and keys flashed since the read (or `clear`), for a store that writes changes. */
+  readonly #set = new Set<string>();
+  readonly #added = new Map<string, number>();
+  readonly #flashed = new Set<string>();
   /** Flashed values this request took out of the session, so each of its loaders sees them. */
   #taken: SessionValues | undefined;
   /** The request's route chain, learnt as touching the session should it wait for it. */
@@ -73,22 +65,41 @@ export class RequestSession implements Session {
   };
 
   readonly set = (key: string, value: unknown): void => {
-    if (key === FLASH_KEY) throw new TypeError(`"${FLASH_KEY}" is the session's own key: use session.flash(key, value)`);
+    ownKey(key);
     this.#values()[key] = value;
+    this.#set.add(key);
+    this.#added.delete(key);
     this.#changed = true;
+  };
+
+  readonly increment = (key: string, by = 1): number => {
+    ownKey(key);
+    if (typeof by !== "number" || !Number.isFinite(by)) throw new TypeError(`session.increment takes a finite number to add, got ${String(by)}`);
+    const values = this.#values();
+    const current = values[key];
+    const sum = (typeof current === "number" ? current : 0) + by;
+    values[key] = sum;
+    if (!this.#set.has(key)) this.#added.set(key, (this.#added.get(key) ?? 0) + by);
+    this.#changed = true;
+    return sum;
   };
 
   readonly flash = (key: string, value: unknown): void => {
     const values = this.#values();
     values[FLASH_KEY] = { ...(values[FLASH_KEY] as SessionValues | undefined), [key]: value };
+    this.#flashed.add(key);
     this.#changed = true;
   };
 
   readonly clear = (): void => {
     this.#loaded = this.#store.emptied(this.#ctx, this.#loaded);
     this.#taken = undefined;
+    this.#set.clear();
+    this.#added.clear();
+    this.#flashed.clear();
     this.#changed = true;
     this.#renew = true;
+    this.#cleared = true;
   };
 
   readonly regenerate = (): void => {
@@ -140,14 +151,36 @@ export class RequestSession implements Session {
     return this.#loading;
   }
 
-  /** Writes the session when it changed (or was read under a rotated key); a promise only then. */
+  /**
+   * Writes the session when it changed, was read under a rotated key or holds flashed values the
+   * store took out for this request; a promise only then.
+   */
   commit(): Promise<void> | undefined {
     const loaded = this.#loaded;
-    if (!loaded || !(this.#changed || loaded.rotated)) return undefined;
-    return this.#store.write(this.#ctx, loaded, this.#renew).catch((error: unknown) => {
+    if (!loaded) return undefined;
+    const restore = this.#unused(loaded);
+    if (!(this.#changed || loaded.rotated || restore)) return undefined;
+    const changes: SessionChanges = {
+      cleared: this.#cleared,
+      renew: this.#renew,
+      set: this.#set,
+      added: this.#added,
+      flashed: this.#flashed,
+      restore: restore ?? {},
+    };
+    return this.#store.write(this.#ctx, loaded, changes).catch((error: unknown) => {
       if (error instanceof SessionStoreUnavailableError) this.#countRefusal();
       throw error;
     });
+  }
+
+  /** Flashed values the store took out at the read that nobody will see: not read, or read by a client that has left. */
+  #unused(loaded: LoadedSession): SessionValues | undefined {
+    if (!loaded.flashesTaken) return undefined;
+    const unread = loaded.values[FLASH_KEY] as SessionValues | undefined;
+    const unseen = clientLeft(this.#ctx) ? this.#taken : undefined;
+    if (!unread && !unseen) return undefined;
+    return { ...unseen, ...unread };
   }
 
   #countRefusal(): void {
@@ -165,6 +198,6 @@ export class RequestSession implements Session {
       throw new SessionPending();
     }
     this.#countRefusal();
-    throw new HttpErrorSignal(503, { message: "Sessions are unavailable for a moment; try again shortly." }, { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) });
+    throw sessionUnavailable();
   }
 }

@@ -43,6 +43,12 @@ export interface Session {
   get: <Value = unknown>(key: string) => Value | undefined;
   /** Saves a value: the session is written only when changed through `set`, `flash`, `clear` or `regenerate` (a value changed in place is not saved). */
   set: (key: string, value: unknown) => void;
+  /**
+   * Adds `by` (1 unless given) to a number (0 when absent or not a number) and returns the sum
+   * this request sees; in Redis the addition is made on what is stored, so concurrent requests
+   * never lose one another's (a `get` then `set` keeps only the last).
+   */
+  increment: (key: string, by?: number) => number;
   /** Saves a value read once, by the next request that gets it (the "Note saved" message after a redirect). */
   flash: (key: string, value: unknown) => void;
   /** Ends the session: its cookie is removed (and, in Redis, its values deleted). */

@@ -84,7 +84,22 @@ describe.skipIf(!redisAvailable)("sessions in Redis (SESSION_STORE=redis)", () =
     const refused = await post(MAX_SESSION_BYTES + 1);
     expect(refused.status).toBe(500);
     const errors = app.logs.slice(before).filter((line) => line.level >= 50);
-    expect(JSON.stringify(errors)).toMatch(/65\d{3} bytes as JSON, over the 65536 bytes a Redis session may hold/);
+    expect(JSON.stringify(errors)).toMatch(/65\d{3} bytes, over the 65536 bytes a Redis session may hold/);
+  });
+
+  it("caps what a session holds in Redis, not only what one request writes: refused atomically, nothing written", async () => {
+    const app = replicas[0] as TestApp;
+    const post = (size: number, cookie = "") =>
+      fetch(`${app.url}/test/session`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }, body: `size=${size}`, redirect: "manual" });
+    const jar = new CookieJar();
+    jar.take(await post(10));
+    const key = `outpost:session:${/outpost\.session=([^;]+)/.exec(jar.header)?.[1]}`;
+    // Another request's key, already stored: with this request's padding the session would be over 64 KB.
+    await app.deps.redis?.client.hset(key, "v:other", JSON.stringify("y".repeat(40_000)));
+    const before = app.logs.length;
+    expect((await post(30_000, jar.header)).status).toBe(500);
+    expect(JSON.stringify(app.logs.slice(before))).toMatch(/7\d{4} bytes, over the 65536 bytes a Redis session may hold/);
+    expect((await app.deps.redis?.client.hget(key, "v:padding"))?.length).toBe(12);
   });
 
   it("runs a loader that touched the session before Redis answered once more, the first time only: then the page loads the session first", async () => {

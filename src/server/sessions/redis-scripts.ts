@@ -1,0 +1,103 @@
+import type { Redis } from "ioredis";
+
+// The total a session takes: the bytes of its hash's field names and values, summed in place,
+// so an oversized hash is measured without being sent anywhere.
+const SIZE_OF = `
+local function sizeOf(fields)
+  local size = 0
+  for _, part in ipairs(fields) do size = size + #part end
+  return size
+end
+`;
+
+/** A field every session's hash keeps, so taking out its last flash or value never deletes the session. */
+export const MARKER = "_";
+
+/**
+ * Reads a session: {0} none; {-1, size} over the cap, {-2} not a hash (both dropped, so each is
+ * noticed once); else {1, fields}, the flashed fields (prefix ARGV[2]) taken out at once, so two
+ * concurrent readers never both get one.
+ */
+const READ = `${SIZE_OF}
+local key, cap, flash = KEYS[1], tonumber(ARGV[1]), ARGV[2]
+local kind = redis.call('TYPE', key).ok
+if kind == 'none' then return {0} end
+if kind ~= 'hash' then redis.call('DEL', key) return {-2} end
+if redis.call('HLEN', key) > cap then redis.call('DEL', key) return {-1, cap + 1} end
+local fields = redis.call('HGETALL', key)
+local size = sizeOf(fields)
+if size > cap then redis.call('DEL', key) return {-1, size} end
+for i = 1, #fields, 2 do
+  if string.sub(fields[i], 1, #flash) == flash then redis.call('HDEL', key, fields[i]) end
+end
+return {1, fields}
+`;
+
+/**
+ * Writes a session's changes as (op, field, value) triples in ARGV[4..]: s sets, d deletes, n
+ * sets unless present (a flash put back), i adds a number. Mode update (KEYS[1] must still be
+ * a session) and rename (KEYS[2] must, and becomes KEYS[1]) are how an ended session stays
+ * ended; create writes a new id, replace first deletes KEYS[2]. Nothing is written when the
+ * result would be over the cap. {1} written; {0} the session was gone; {-1, size} too large.
+ */
+const WRITE = `${SIZE_OF}
+local key, from, mode, ttl, cap = KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3])
+local source = key
+if mode == 'rename' then source = from end
+if mode == 'update' or mode == 'rename' then
+  if redis.call('TYPE', source).ok ~= 'hash' then return {0} end
+elseif mode == 'replace' then
+  redis.call('DEL', from)
+end
+local size = sizeOf(redis.call('HGETALL', source))
+local writes = {}
+for i = 4, #ARGV, 3 do
+  local op, name, value = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local old = redis.call('HGET', source, name)
+  local oldSize = 0
+  if old then oldSize = #name + #old end
+  if op == 'i' then
+    local sum = (tonumber(old or '0') or 0) + tonumber(value)
+    if sum ~= sum or sum == math.huge or sum == -math.huge then sum = 0 end
+    value = string.format('%.17g', sum)
+    op = 's'
+  end
+  if op == 's' then size = size - oldSize + #name + #value
+  elseif op == 'd' then size = size - oldSize
+  elseif op == 'n' and not old then size = size + #name + #value
+  end
+  writes[#writes + 1] = {op, name, value}
+end
+if size > cap then return {-1, size} end
+if mode == 'rename' and from ~= key then redis.call('RENAME', from, key) end
+for _, write in ipairs(writes) do
+  if write[1] == 's' then redis.call('HSET', key, write[2], write[3])
+  elseif write[1] == 'd' then redis.call('HDEL', key, write[2])
+  else redis.call('HSETNX', key, write[2], write[3]) end
+end
+redis.call('HSET', key, '${MARKER}', '1')
+redis.call('PEXPIRE', key, ttl)
+return {1}
+`;
+
+export type WriteMode = "create" | "update" | "rename" | "replace";
+export type WriteOp = readonly ["s" | "d" | "n" | "i", string, string];
+export type ReadReply = [0] | [-1, number] | [-2] | [1, string[]];
+export type WriteReply = [1] | [0] | [-1, number];
+
+interface SessionScripts {
+  outpostSessionRead(key: string, cap: number, flashPrefix: string): Promise<ReadReply>;
+  outpostSessionWrite(key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ...ops: string[]): Promise<WriteReply>;
+}
+
+/** The session store's two scripts on the shared connection (ioredis sends each by its hash, the script itself once). */
+export function sessionScripts(client: Redis) {
+  client.defineCommand("outpostSessionRead", { numberOfKeys: 1, lua: READ });
+  client.defineCommand("outpostSessionWrite", { numberOfKeys: 2, lua: WRITE });
+  const scripts = client as unknown as SessionScripts;
+  return {
+    read: (key: string, cap: number, flashPrefix: string) => scripts.outpostSessionRead(key, cap, flashPrefix),
+    write: (key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ops: readonly WriteOp[]) =>
+      scripts.outpostSessionWrite(key, from, mode, ttlMs, cap, ...ops.flat()),
+  };
+}
