@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds when there is no build yet or its sources changed since, then runs the
-// server as production does. Containers run the node command below directly (npm would swallow
-// signals), on the build the image made.
+// server as production does. Containers run the node command below directly (npm would be one
+// more process and report a drained SIGTERM as an interrupt), on the build the image made.
 import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";

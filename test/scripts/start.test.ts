@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { staleBuildReason } from "../../scripts/build/freshness.mjs";
 import { BROWSER_USER_AGENT } from "../support/html";
-import { DIST } from "../support/paths";
+import { DIST, ROOT } from "../support/paths";
 import { type ServerProcess, startServerProcess } from "../support/server-process";
 
 // `npm start` (scripts/start.mjs) runs the server as its child: a Ctrl-C, which the terminal
@@ -16,6 +17,9 @@ afterEach(async () => {
 const ENV = { ENABLE_DIAGNOSTIC_ROUTES: "true", SENTRY_TUNNEL_SPOOL_DIR: "off" };
 
 describe("npm start", () => {
+  // A stale build would make npm start rebuild dist/ under the other tests' servers.
+  beforeAll(() => expect(staleBuildReason(ROOT, DIST), "dist/ is older than its sources: build it first").toBeUndefined());
+
   it.each([
     ["Ctrl-C (SIGINT to the process group)", "group", "SIGINT"],
     ["SIGTERM to npm start alone", "parent", "SIGTERM"],
