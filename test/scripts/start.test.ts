@@ -24,7 +24,7 @@ describe("npm start", () => {
     ["Ctrl-C (SIGINT to the process group)", "group", "SIGINT"],
     ["SIGTERM to npm start alone", "parent", "SIGTERM"],
   ] as const)("%s: the page in flight finishes, the log says so, exit 0", async (_, target, signal) => {
-    server = await startServerProcess(ENV, { dist: DIST, npmStart: true });
+    server = await startServerProcess(ENV, { npmStart: true });
     // The deferred page streams its shell at once and its slow part a second later.
     const response = await fetch(`${server.url}/diagnostics/deferred`, { headers: { "user-agent": BROWSER_USER_AGENT } });
     expect(response.status).toBe(200);
@@ -44,7 +44,7 @@ describe("npm start", () => {
   }, 60_000);
 
   it("exits 128 + the signal's number when the server is killed outright, as a shell reports it", async () => {
-    server = await startServerProcess(ENV, { dist: DIST, npmStart: true });
+    server = await startServerProcess(ENV, { npmStart: true });
     const lines = await server.waitForLogs((all) => all.some((line) => line.msg === "listening"));
     const serverPid = Number(lines.find((line) => line.msg === "listening")?.pid);
     expect(serverPid).not.toBe(server.child.pid);

@@ -30,7 +30,7 @@ export interface ServerProcess {
 }
 
 export interface ServerProcessOptions {
-  /** The build to run: the fixture app's unless this picks another (DIST, the product's). */
+  /** The build to run: the fixture app's unless this picks another (DIST, the product's); `npmStart` always runs the product's. */
   dist?: string;
   /** Run `npm start`'s script (scripts/start.mjs, on the product's build) in a process group of its own. */
   npmStart?: boolean;
