@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm start`: builds when there is no build yet or its sources changed since, then runs the
-// server as production does. Containers run the node command below directly (npm would swallow
-// signals), on the build the image made.
+// server as production does. Containers run the node command below directly (npm would be one
+// more process and report a drained SIGTERM as an interrupt), on the build the image made.
 import { spawn, spawnSync } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { staleBuildReason } from "./build/freshness.mjs";
 
@@ -18,5 +19,9 @@ const server = spawn(
   ["--import", "./dist/server/instrument.js", "./dist/server/index.js"],
   { cwd: root, stdio: "inherit" },
 );
+// Passed on, so a signal sent to npm start alone drains the server too. A Ctrl-C reaches both
+// processes (the terminal signals the whole group); the server ignores the copy that arrives
+// while it drains, and this process, which has a handler, stays until the server has exited.
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// A server ended by a signal exits 128 + its number, as a shell reports it.
+server.on("exit", (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));

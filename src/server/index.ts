@@ -7,6 +7,7 @@ import { browserDsn, loadAppSettings, loadEnv, loadEnvOrExit } from "./config/en
 import { listenKept } from "./dev/kept-listener";
 import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
+import { ignoreClosedOutput } from "./lifecycle/closed-output";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logger";
@@ -17,6 +18,8 @@ import { createMetrics, startMetricsServer } from "./metrics";
 
 /** Bounded, so a slow or unreachable ingest cannot hold up the exit. */
 const ERROR_FLUSH_TIMEOUT_MS = 2_000;
+
+ignoreClosedOutput();
 
 const env = loadEnvOrExit(() => {
   const platform = loadEnv();

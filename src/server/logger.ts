@@ -8,9 +8,13 @@ const options = (level: string) => ({
   redact: ["req.headers.cookie", "req.headers.authorization", "*.dsn", "*.authToken"],
 });
 
-/** JSON lines, one per record: what log shippers read in production. */
+/**
+ * JSON lines, one per record: what log shippers read in production. Written synchronously: a
+ * line is out before the next statement, and a reader that has gone (EPIPE) silences the logger
+ * at the first line instead of hanging the exit (docs/decisions/0064-signals-and-closed-output.md).
+ */
 export function createLogger({ level }: { level: string }): Logger {
-  return pino(options(level));
+  return pino(options(level), pino.destination({ dest: 1, sync: true }));
 }
 
 /**

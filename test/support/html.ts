@@ -13,3 +13,6 @@ export function documentPayload(html: string): DocumentPayload {
   const end = html.indexOf("</script>", start);
   return JSON.parse(html.slice(start + prefix.length, end)) as DocumentPayload;
 }
+
+/** A desktop Chrome's user agent: pages stream to it, where a crawler gets each page whole. */
+export const BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0 Safari/537.36";

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { built, fixtureBuild } from "./builds";
+import { built, fixtureBuild, productBuild } from "./builds";
 import { FIXTURE_DIST, ROOT } from "./paths";
 
 const serverArgs = (dist: string) => [
@@ -21,19 +21,31 @@ export interface ServerProcess {
   output: string[];
   /** Resolves with the parsed JSON log lines once `predicate` holds for them (polling). */
   waitForLogs(predicate: (lines: Array<Record<string, unknown>>) => boolean, timeoutMs?: number): Promise<Array<Record<string, unknown>>>;
-  /** SIGTERM, then the exit code. */
+  /** The exit code once the process has exited (null when a signal ended it). */
+  exited: Promise<number | null>;
+  /** SIGTERM (or `signal`), then the exit code; under `npmStart`, to the whole process group, as a terminal's Ctrl-C. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/**
- * Spawns a built server the way production runs it, on an ephemeral port: the fixture app's build
- * (made first if stale) unless `dist` picks another (DIST, the product's).
- */
-export async function startServerProcess(env: Record<string, string> = {}, { dist = path.join(ROOT, FIXTURE_DIST) } = {}): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** The build to run: the fixture app's (made first if stale) unless this picks another (DIST, the product's); `npmStart` always runs the product's. */
+  dist?: string;
+  /** Run `npm start`'s script (scripts/start.mjs, on the product's build, made first if stale) in a process group of its own. */
+  npmStart?: boolean;
+}
+
+/** Spawns a built server the way production runs it, on an ephemeral port: the fixture app's build unless `dist` picks another (DIST, the product's). */
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  { dist = path.join(ROOT, FIXTURE_DIST), npmStart = false }: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   // A spool of its own unless the test chose one, removed when the process exits.
   const spoolDir = env.SENTRY_TUNNEL_SPOOL_DIR ? undefined : mkdtempSync(path.join(tmpdir(), "outpost-spool-"));
-  const child = spawn(process.execPath, serverArgs(built(dist)), {
+  const args = npmStart ? [path.join(ROOT, "scripts", "start.mjs")] : serverArgs(built(dist));
+  if (npmStart) productBuild();
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
+    detached: npmStart,
     env: {
       PATH: process.env.PATH,
       NODE_ENV: "production",
@@ -71,6 +83,7 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
     metricsUrl: `http://127.0.0.1:${listening.metricsPort}`,
     child,
     output,
+    exited,
     async waitForLogs(predicate, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
@@ -81,8 +94,10 @@ export async function startServerProcess(env: Record<string, string> = {}, { dis
       }
     },
     async stop(signal = "SIGTERM") {
+      // The group even once npm start has exited: a server it left behind must not outlive the test.
+      if (npmStart && child.pid) killGroup(child.pid, signal);
       if (child.exitCode !== null) return child.exitCode;
-      child.kill(signal);
+      if (!npmStart) child.kill(signal);
       return exited;
     },
   };
@@ -103,6 +118,14 @@ export async function runFailingStart(env: Record<string, string>): Promise<{ co
   const [code] = await once(child, "exit");
   clearTimeout(timer);
   return { code: code as number | null, stderr };
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: nothing of the group is left.
+  }
 }
 
 function safeJson(line: string): Record<string, unknown> | null {

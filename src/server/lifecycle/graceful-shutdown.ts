@@ -40,12 +40,22 @@ export async function drain(options: ShutdownOptions): Promise<{ timedOut: boole
   return { timedOut: result === "deadline" };
 }
 
-/** SIGTERM and SIGINT start one drain; the process exits 0 when it is done. */
+/**
+ * SIGTERM and SIGINT start one drain; the process exits 0 when it is done. A signal during the
+ * drain is logged and ignored: a second Ctrl-C, or one signal delivered twice (by the terminal
+ * to the process group and by a parent passing it on), must not cut what the drain protects.
+ */
 export function exitOnSignals(options: ShutdownOptions): void {
-  let draining = false;
+  let deadlineAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (draining) return;
-    draining = true;
+    if (deadlineAt !== undefined) {
+      options.logger.info(
+        { signal, deadlineInMs: Math.max(0, deadlineAt - Date.now()) },
+        "already shutting down: signal ignored, the drain goes on until its deadline",
+      );
+      return;
+    }
+    deadlineAt = Date.now() + options.deadlineMs;
     options.logger.info({ signal }, "shutting down: draining in-flight requests");
     drain(options)
       .then(({ timedOut }) => {
@@ -57,6 +67,7 @@ export function exitOnSignals(options: ShutdownOptions): void {
         process.exit(1);
       });
   };
-  process.once("SIGTERM", onSignal);
-  process.once("SIGINT", onSignal);
+  // `on`, not `once`: with no listener left, Node restores the default action, which kills at once.
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
 }
