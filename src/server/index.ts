@@ -86,7 +86,6 @@ const [metricsServer, port] = await Promise.all([
   devStream && process.send ? listenKept(server, env.PORT, env.HOST, devStream.endStreams) : listen(server, env.PORT, env.HOST),
 ]);
 readiness.ready = true;
-logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");
 
 /** A spool directory that cannot be opened ends start-up with exit 1, naming the variable. */
 function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
@@ -131,3 +130,5 @@ exitOnSignals({
     await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), redis?.close()]);
   },
 });
+// Last: the logger writes synchronously, and a supervisor that signals on this line must find the handlers in place.
+logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");

@@ -6,7 +6,8 @@ import path from "node:path";
 import { built, fixtureBuild, productBuild } from "./builds";
 import { FIXTURE_DIST, ROOT } from "./paths";
 
-const serverArgs = (dist: string) => [
+/** The node arguments that run a build's server as production does. */
+export const serverArgs = (dist: string) => [
   "--import",
   path.join(dist, "server", "instrument.js"),
   path.join(dist, "server", "index.js"),

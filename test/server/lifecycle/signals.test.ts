@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT } from "../../support/paths";
-import { SERVER_ARGS, type ServerProcess, startServerProcess } from "../../support/server-process";
+import { fixtureBuild } from "../../support/builds";
+import { type ServerProcess, serverArgs, startServerProcess } from "../../support/server-process";
 
 // What the built server does with signals: one drain per process, whatever arrives during it.
 
@@ -70,7 +71,7 @@ describe("a signal with nothing in flight", () => {
   });
 
   it("before listening: the process ends at once (nothing to drain yet)", async () => {
-    const child = spawn(process.execPath, SERVER_ARGS, {
+    const child = spawn(process.execPath, serverArgs(fixtureBuild()), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, NODE_ENV: "production", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", SENTRY_TUNNEL_SPOOL_DIR: "off" },
       stdio: ["ignore", "pipe", "ignore"],
