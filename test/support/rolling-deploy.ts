@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -32,11 +32,13 @@ export function buildA(): Build {
 let builtB: Build | undefined;
 
 /**
- * Build B, made once per test file (each file gets its own folder under dist/, removed at exit):
+ * Build B, made once per test file (each file gets its own folder under dist/, removed at exit or,
+ * when vitest kills the worker first, by the next run):
  * the fixture app copied where its relative imports of src/ still resolve, one line changed, built.
  */
 export function buildB(): Build {
   if (builtB) return builtB;
+  removeAbandonedBuilds();
   const folder = path.join("dist", `rolling-${process.pid}-${Date.now().toString(36)}`);
   // Three levels below ROOT, like test/fixtures/app, so `../../../src/...` imports resolve.
   const appDir = path.join(folder, "app");
@@ -54,6 +56,19 @@ export function buildB(): Build {
   process.once("exit", () => rmSync(path.join(ROOT, folder), { recursive: true, force: true }));
   builtB = readBuild(path.join(ROOT, outDir));
   return builtB;
+}
+
+/** A test worker killed before its exit hook ran leaves its build B behind: removed once its process is gone. */
+function removeAbandonedBuilds(): void {
+  for (const name of readdirSync(path.join(ROOT, "dist"))) {
+    const pid = Number(/^rolling-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      rmSync(path.join(ROOT, "dist", name), { recursive: true, force: true });
+    }
+  }
 }
 
 function readBuild(dist: string): Build {
