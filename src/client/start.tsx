@@ -8,6 +8,7 @@ import { BrowserRouter } from "./navigation/browser-router";
 import { browserEnvironment } from "./navigation/environment";
 import { RouterRoot } from "./navigation/RouterRoot";
 import { setRouter } from "./navigation/revalidate";
+import { importWithRetry } from "./recovery/import-with-retry";
 
 declare global {
   interface Window {
@@ -20,7 +21,8 @@ declare global {
  * chunks, then hydration. The production build makes every lazily loaded chunk import this
  * module (scripts/build/app-chunk.mjs), so that it and all it imports are one chunk, not a
  * dozen small ones; the entry (./entry.tsx) only calls it. A chunk imported while this runs
- * waits for this module, so no top-level await here.
+ * waits for this module, so no top-level await here. A chunk it needs that fails to fetch is
+ * tried again, then rejects with a ChunkLoadError (the entry then loads the document again).
  */
 export async function start(): Promise<void> {
   const payload = window[PAYLOAD_GLOBAL];
@@ -31,9 +33,10 @@ export async function start(): Promise<void> {
 
   // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
   const { stream } = payload;
-  const streamed = stream === undefined ? undefined : import("./navigation/stream-route-data").then((decoder) => decoder.readPageData(stream));
+  const streamed =
+    stream === undefined ? undefined : importWithRetry(() => import("./navigation/stream-route-data")).then((decoder) => decoder.readPageData(stream));
   // Only a server that serves the diagnostics makes the browser fetch their routes.
-  const clientRoutes = payload.config.diagnostics ? (await import("outpost:client-routes-with-diagnostics")).default : appRoutes;
+  const clientRoutes = payload.config.diagnostics ? (await importWithRetry(() => import("outpost:client-routes-with-diagnostics"))).default : appRoutes;
   // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
   const loaded = clientRoutes.load(payload.state.matches.map((match) => match.id));
   if (streamed) payload.state.data = await streamed;

@@ -43,9 +43,14 @@ const onRejection = (event: PromiseRejectionEvent) => push({ source: "rejection"
 
 /** Listens for errors until the SDK takes over; `loadSdk` is called at the first one. */
 export function queueEarlyErrors(loadSdk: () => void): void {
-  onFirstError = loadSdk;
+  loadAtNextError(loadSdk);
   window.addEventListener("error", onError);
   window.addEventListener("unhandledrejection", onRejection);
+}
+
+/** The SDK could not be loaded: the errors stay queued, and the next one tries again. */
+export function loadAtNextError(loadSdk: () => void): void {
+  onFirstError = loadSdk;
 }
 
 /** Hands over to the SDK: its own global handlers take over from here. */

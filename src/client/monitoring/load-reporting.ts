@@ -1,12 +1,17 @@
 import type { DocumentPayload } from "../../shared/document/payload";
-import { queueEarlyErrors } from "./error-queue";
+import { importWithRetry } from "../recovery/import-with-retry";
+import { loadAtNextError, queueEarlyErrors } from "./error-queue";
+
+/** The SDK's chunk is fetched again after each of these while it fails: the visit's errors wait for it. */
+const SDK_RETRY_DELAYS_MS = [500, 2_000, 5_000];
 
 /**
  * Starts error reporting without making the page wait for the SDK: errors are queued from now
  * on, and the SDK's chunk (tracing's where tracing is on) loads at the first error or once the
  * page has loaded and the browser is idle, whichever comes first. Web vitals lose nothing by
  * the wait: the SDK reads them from buffered performance entries and the pageload span starts
- * at the navigation's time origin.
+ * at the navigation's time origin. A chunk that fails to fetch (a deploy removed it) is fetched
+ * again a few times with backoff, then at the next error; the errors stay queued meanwhile.
  */
 export function loadErrorReporting(payload: DocumentPayload, sentryDsn: string): void {
   let loading = false;
@@ -15,9 +20,16 @@ export function loadErrorReporting(payload: DocumentPayload, sentryDsn: string):
     loading = true;
     const begin =
       payload.config.tracesSampleRate > 0
-        ? import("./tracing").then((module) => module.startErrorReportingWithTracing)
-        : import("./error-reporting").then((module) => module.startErrorReporting);
-    void begin.then((startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }));
+        ? importWithRetry(() => import("./tracing"), SDK_RETRY_DELAYS_MS).then((module) => module.startErrorReportingWithTracing)
+        : importWithRetry(() => import("./error-reporting"), SDK_RETRY_DELAYS_MS).then((module) => module.startErrorReporting);
+    void begin.then(
+      (startReporting) => startReporting({ ...payload, config: { ...payload.config, sentryDsn } }),
+      () => {
+        // Still missing (no replica has it, or the network is down): the errors wait for the next try.
+        loading = false;
+        loadAtNextError(load);
+      },
+    );
   };
   queueEarlyErrors(load);
   whenIdleAfterLoad(load);

@@ -1,6 +1,7 @@
 import type { AppConfig } from "../../shared/routing/config";
 import type { RouteModule, RouteModules } from "../../shared/routing/module";
 import { RouteTable } from "../../shared/routing/route-table";
+import { CHUNK_RETRY_DELAYS_MS, importWithRetry } from "../recovery/import-with-retry";
 
 /** The app's routes in the browser: the table, and each route module as a chunk loaded on demand. */
 export interface ClientRoutes {
@@ -21,8 +22,15 @@ export interface ClientRoutes {
   subscribe(listener: () => void): () => void;
 }
 
-/** Made by the build's `outpost:client-routes` module from the app's route table. */
-export function createClientRoutes(config: AppConfig, importers: Record<string, () => Promise<RouteModule>>): ClientRoutes {
+/**
+ * Made by the build's `outpost:client-routes` module from the app's route table. A chunk that
+ * fails to fetch is tried again after each of `retryDelaysMs`, then rejects with a ChunkLoadError.
+ */
+export function createClientRoutes(
+  config: AppConfig,
+  importers: Record<string, () => Promise<RouteModule>>,
+  retryDelaysMs: readonly number[] = CHUNK_RETRY_DELAYS_MS,
+): ClientRoutes {
   const loaded = new Map<string, RouteModule>();
   const loading = new Map<string, Promise<void>>();
   const listeners = new Set<() => void>();
@@ -32,10 +40,10 @@ export function createClientRoutes(config: AppConfig, importers: Record<string, 
     if (!promise) {
       const importer = importers[id];
       if (!importer) return Promise.reject(new Error(`no route module ${id}`));
-      promise = importer().then((module) => {
+      promise = importWithRetry(importer, retryDelaysMs).then((module) => {
         loaded.set(id, module);
       });
-      // A failed chunk (a deploy removed it, the network dropped) may be tried again.
+      // A chunk that failed even after its retries (a deploy removed it, the network dropped) may be tried again later.
       promise.catch(() => loading.delete(id));
       loading.set(id, promise);
     }

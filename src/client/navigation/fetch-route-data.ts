@@ -1,6 +1,7 @@
 import { DEFERRED_DATA_TYPE } from "../../shared/deferred/deferred-data";
 import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../shared/routing/data-request";
 import { withRequestedRoutes } from "../../shared/routing/requested-routes";
+import { importWithRetry } from "../recovery/import-with-retry";
 
 /** What a navigation does with a data request's answer; `reload` means load the page the old way. */
 export type RouteAnswer = DataAnswer | { kind: "reload" };
@@ -40,7 +41,7 @@ export function routeData(fetch: typeof globalThis.fetch, buildId: string): Rout
     const type = response.headers.get("Content-Type");
     // Deferred values stream in the same answer: it resolves once the awaited part is read.
     if (type?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
-      const streamed: unknown = await import("./stream-route-data").then((decoder) => decoder.readDataStream(response.body as ReadableStream<Uint8Array>));
+      const streamed: unknown = await importWithRetry(() => import("./stream-route-data")).then((decoder) => decoder.readDataStream(response.body as ReadableStream<Uint8Array>));
       return isDataAnswer(streamed, buildId) ? streamed : { kind: "reload" };
     }
     if (!type?.startsWith("application/json")) return { kind: "reload" };

@@ -12,6 +12,7 @@ import type { AppRoutes } from "../routing/app-routes";
 import { withDeferredScripts } from "./deferred/deferred-scripts";
 import type { DeferredLines } from "./deferred/deferred-lines";
 import { isCrawler } from "./is-crawler";
+import { recoveryScript } from "./recovery-script";
 import type { RouteAssets } from "./route-assets";
 import { type StartedRender, streamDocument } from "./stream-document";
 
@@ -109,10 +110,11 @@ async function render(
   const { deferred } = page;
   const started = await streamDocument(app, {
     nonce: page.nonce,
-    // With deferred values the loader data travels encoded, as the stream's first line.
-    bootstrapScriptContent: deferred
-      ? page.scriptFor({ ...page.state, data: {} }, page.traceMeta, deferred.first)
-      : page.scriptFor(page.state, page.traceMeta),
+    // The recovery from a missing script first; with deferred values the loader data travels
+    // encoded, as the stream's first line.
+    bootstrapScriptContent:
+      recoveryScript(ctx.method) +
+      (deferred ? page.scriptFor({ ...page.state, data: {} }, page.traceMeta, deferred.first) : page.scriptFor(page.state, page.traceMeta)),
     bootstrapModules: [options.manifest.entry.script],
     // A HEAD is answered at the shell, as any visitor's, unless the page is cached whole.
     waitForAll: page.cacheable || (ctx.method !== "HEAD" && isCrawler(ctx.get("user-agent"))),

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { onNavigation } from "#src/client/navigation/navigation-events";
+import type { RouteModule } from "#src/shared/routing/module";
 import { BUILD, fakeBrowser, HOME, ORIGIN, page, redirect, startRouter, until } from "./support/fake-browser";
 
 // The browser router in a fake browser (its injected environment): navigation state, history,
@@ -112,6 +113,36 @@ describe("deploy skew and failures", () => {
     expect(browser.log.fullLoads).toEqual([`${ORIGIN}/items/3`, `${ORIGIN}/items/4`, `${ORIGIN}/items/5`]);
     expect(browser.log.pushed).toEqual([]);
     expect(browser.log.requests.every((request) => request.url.startsWith("/__data/"))).toBe(true);
+  });
+
+  it("a route chunk that fails to fetch is fetched again; still failing, the target loads as a document", async () => {
+    const browser = fakeBrowser();
+    browser.answer("/items/1", page("1"));
+    const missing = vi.fn(async (): Promise<never> => {
+      throw new TypeError("Failed to fetch dynamically imported module");
+    });
+    const { router } = await startRouter(browser, HOME, { Item: missing });
+    await router.navigate("/items/1");
+    expect(missing).toHaveBeenCalledTimes(3);
+    expect(browser.log.fullLoads).toEqual([`${ORIGIN}/items/1`]);
+    expect(browser.log.pushed).toEqual([]);
+    expect(router.state().navigation.state).toBe("loading");
+  });
+
+  it("a route chunk that fails to fetch once is fetched again, and the navigation stays on the client", async () => {
+    const browser = fakeBrowser();
+    browser.answer("/items/1", page("1"));
+    let calls = 0;
+    const flaky = async () => {
+      calls += 1;
+      if (calls === 1) throw new TypeError("Failed to fetch dynamically imported module");
+      return { default: () => null } as unknown as RouteModule;
+    };
+    const { router } = await startRouter(browser, HOME, { Item: flaky });
+    await router.navigate("/items/1");
+    expect(calls).toBe(2);
+    expect(browser.log.fullLoads).toEqual([]);
+    expect(browser.log.pushed).toEqual(["/items/1"]);
   });
 
   it("back and forward load the entry's page again, and a fragment of the same page loads nothing", async () => {

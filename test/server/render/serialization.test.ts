@@ -14,10 +14,12 @@ afterAll(() => app.close());
 /** Runs every inline script as the browser would and returns the payload it assigned. */
 function runInlineScripts(html: string): { window: Record<string, DocumentPayload>; count: number } {
   const window: Record<string, DocumentPayload> = {};
+  // The recovery script's only use of the browser at run time: its error listener.
+  Object.defineProperty(window, "addEventListener", { value: () => {} });
   const inline = [...html.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)]
     .map((match) => match[1] as string)
     .filter((body) => body.trim() !== "");
-  for (const body of inline) vm.runInNewContext(body, { window });
+  for (const body of inline) vm.runInNewContext(body, { window, document: {}, history: {} });
   return { window, count: inline.length };
 }
 

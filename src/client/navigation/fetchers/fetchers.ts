@@ -1,5 +1,6 @@
 import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
 import type { RouteError } from "../../../shared/routing/module";
+import { importWithRetry } from "../../recovery/import-with-retry";
 import { followAction, invalidate } from "../navigation";
 import { fetcherChannel } from "../requests";
 import { leave, type RouterCore } from "../router-core";
@@ -20,9 +21,9 @@ function request(core: RouterCore, href: string, submission: FetcherSubmission |
     follow: (location: string, from: URL) => void followAction(core, location, from),
     invalidate: () => invalidate(core, "action"),
   };
-  return import("./fetcher-request").then(
+  return importWithRetry(() => import("./fetcher-request")).then(
     ({ fetcherRequest }) => fetcherRequest(deps, href, submission, signal),
-    // The chunk is gone with a deploy: the browser loads the page, as for a navigation.
+    // The chunk is gone with a deploy, even after its retries: the browser loads the page, as for a navigation.
     (): FetchAnswer => {
       leave(core, core.env.location.href);
       return { kind: "left" };

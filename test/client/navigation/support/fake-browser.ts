@@ -167,10 +167,11 @@ export type FakeBrowser = ReturnType<typeof fakeBrowser>;
 
 /**
  * The real router in the fake browser. Each change renders at once (as React would, then calling
- * `rendered()`); `seen` lists the navigation states in order.
+ * `rendered()`); `seen` lists the navigation states in order. `chunks` replaces route chunks' importers.
  */
-export async function startRouter(browser: FakeBrowser, state: RouteState = HOME) {
-  const routes = createClientRoutes(config, importers);
+export async function startRouter(browser: FakeBrowser, state: RouteState = HOME, chunks: Record<string, () => Promise<RouteModule>> = {}) {
+  // Chunks that fail are fetched again after 1 ms, not the browser's delays.
+  const routes = createClientRoutes(config, { ...importers, ...chunks }, [1, 1]);
   await routes.load(state.matches.map((match) => match.id));
   const router = new BrowserRouter(routes, { buildId: BUILD, diagnostics: false, state, env: browser.env });
   const seen: string[] = [];
