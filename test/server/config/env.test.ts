@@ -18,6 +18,7 @@ describe("loadEnv", () => {
       BODY_MAX_BYTES: 65_536,
       BODY_MAX_FIELDS: 1_000,
       ALLOWED_ORIGINS: [],
+      RATE_LIMIT_IPV6_PREFIX: 64,
     });
     expect(env.SENTRY_DSN).toBeUndefined();
   });
@@ -29,8 +30,8 @@ describe("loadEnv", () => {
   });
 
   it("parses flags and numbers", () => {
-    const env = loadEnv({ TRUST_PROXY: "true", PORT: "8080", SENTRY_TRACES_SAMPLE_RATE: "0.25" });
-    expect(env).toMatchObject({ TRUST_PROXY: true, PORT: 8080, SENTRY_TRACES_SAMPLE_RATE: 0.25 });
+    const env = loadEnv({ TRUST_PROXY: "true", PORT: "8080", SENTRY_TRACES_SAMPLE_RATE: "0.25", RATE_LIMIT_IPV6_PREFIX: "56" });
+    expect(env).toMatchObject({ TRUST_PROXY: true, PORT: 8080, SENTRY_TRACES_SAMPLE_RATE: 0.25, RATE_LIMIT_IPV6_PREFIX: 56 });
   });
 
   it.each([
@@ -50,6 +51,9 @@ describe("loadEnv", () => {
     ["ALLOWED_ORIGINS", "https://ok.example,*"],
     ["ALLOWED_ORIGINS", "ftp://files.example"],
     ["ALLOWED_ORIGINS", "https://user:pw@example.com"],
+    ["RATE_LIMIT_IPV6_PREFIX", "0"],
+    ["RATE_LIMIT_IPV6_PREFIX", "129"],
+    ["RATE_LIMIT_IPV6_PREFIX", "48.5"],
   ])("names %s when it is %j", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));
