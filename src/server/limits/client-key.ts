@@ -30,20 +30,25 @@ export function maskGroups(groups: readonly number[], prefix: number): number[] 
   });
 }
 
-/**
- * The address one text names, in one spelling: brackets, a port and a zone id removed, IPv6 in
- * its canonical lower-case compressed form, an IPv4-mapped IPv6 address as IPv4; undefined when
- * the text is no IP address.
- */
-export function canonicalIp(text: string): string | undefined {
+/** The address a text names: IPv4 as dotted text, IPv6 as its eight groups; undefined when it is no IP. */
+function addressOf(text: string): string | number[] | undefined {
   const trimmed = text.trim();
   const bare = BRACKETED.exec(trimmed)?.[1] ?? IPV4_WITH_PORT.exec(trimmed)?.[1] ?? trimmed;
   const family = isIP(bare);
   if (family === 4) return bare;
   if (family !== 6) return undefined;
   const groups = ipv6Groups(bare.replace(/%.*$/, ""));
-  if (isIpv4Mapped(groups)) return ipv4Of(groups);
-  return formatIpv6(groups);
+  return isIpv4Mapped(groups) ? ipv4Of(groups) : groups;
+}
+
+/**
+ * The address a text names, in one spelling: brackets, a port and a zone id removed, IPv6 in its
+ * canonical lower-case compressed form, an IPv4-mapped IPv6 address as IPv4; undefined when the
+ * text is no IP address.
+ */
+export function canonicalIp(text: string): string | undefined {
+  const address = addressOf(text);
+  return typeof address === "object" ? formatIpv6(address) : address;
 }
 
 /**
@@ -52,10 +57,11 @@ export function canonicalIp(text: string): string | undefined {
  * could otherwise take a new address per request. Text that is no IP address is a key of its own.
  */
 export function clientKey(text: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
-  const ip = canonicalIp(text);
-  if (ip === undefined) return text.trim() || "unknown";
-  if (isIP(ip) === 4 || ipv6Prefix >= 128) return ip;
-  return `${formatIpv6(maskGroups(ipv6Groups(ip), ipv6Prefix))}/${ipv6Prefix}`;
+  const address = addressOf(text);
+  if (address === undefined) return text.trim() || "unknown";
+  if (typeof address === "string") return address;
+  if (ipv6Prefix >= 128) return formatIpv6(address);
+  return `${formatIpv6(maskGroups(address, ipv6Prefix))}/${ipv6Prefix}`;
 }
 
 function isIpv4Mapped(groups: readonly number[]): boolean {
