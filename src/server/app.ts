@@ -161,6 +161,7 @@ export function createApp(deps: AppDependencies): Koa {
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
         services: { rateLimits, userFeedback },
+        ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       }),
     ),
   );

@@ -96,6 +96,7 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
       rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
       limiter: env.SENTRY_TUNNEL_RATE_LIMIT > 0 ? rateLimits.limiter("tunnel", env.SENTRY_TUNNEL_RATE_LIMIT, 60) : undefined,
+      rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
       observer: metrics.tunnelObserver,

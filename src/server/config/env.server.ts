@@ -5,6 +5,7 @@ import { array, check, coerce, config, _default, enum as oneOf, int, maximum, mi
 import en from "zod/v4/locales/en.js";
 import type { AppSettings, SettingsSchema } from "../../shared/routing/settings";
 import { parseDsn } from "../../shared/sentry/dsn";
+import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
 import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
 
 config(en());
@@ -91,6 +92,8 @@ export const envSchema = object({
   TRUST_PROXY: flag,
   /** Proxies in front that append to X-Forwarded-For; the client IP is read that many from the right. */
   PROXY_HOPS: _default(positiveInt, 1),
+  /** Leading bits of an IPv6 client's address that per-client rate limits count it by (its network, not each address). */
+  RATE_LIMIT_IPV6_PREFIX: _default(coerce.number().check(int(), minimum(1), maximum(128)), DEFAULT_IPV6_PREFIX),
   ENABLE_DIAGNOSTIC_ROUTES: flag,
   LOG_LEVEL: _default(oneOf(["fatal", "error", "warn", "info", "debug", "trace", "silent"]), "info"),
   SHUTDOWN_TIMEOUT_MS: _default(positiveInt, 10_000),

@@ -13,6 +13,7 @@ import type {
   UserFeedback,
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
+import { clientKey } from "../limits/client-key";
 import { RequestSession } from "../sessions/request-session";
 import { isSessionPending } from "../sessions/session-pending";
 import { sessionStoreOf } from "../sessions/session-store";
@@ -36,14 +37,16 @@ export class PageRequestContext implements RequestContext {
   chosenStatus: number | undefined;
   readonly #ctx: Context;
   readonly #url: () => URL;
+  readonly #ipv6Prefix: number;
   #cookies: RequestCookies | undefined;
   /** Read from its store on first use. */
   #session: RequestSession | undefined;
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
 
-  constructor(ctx: Context, params: Params, url: () => URL, services: ActionServices) {
+  constructor(ctx: Context, params: Params, url: () => URL, services: ActionServices, ipv6Prefix: number) {
     this.#ctx = ctx;
+    this.#ipv6Prefix = ipv6Prefix;
     this.params = params;
     this.#url = url;
     this.services = services;
@@ -79,6 +82,10 @@ export class PageRequestContext implements RequestContext {
 
   get clientIp(): string {
     return this.#ctx.ip;
+  }
+
+  get clientKey(): string {
+    return clientKey(this.#ctx.ip, this.#ipv6Prefix);
   }
 
   get files(): Record<string, UploadedFile[]> {

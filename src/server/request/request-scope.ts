@@ -16,6 +16,8 @@ export interface RequestOptions {
   monitoring?: RequestMonitoring;
   /** What loaders and actions may use besides the request (rate limits, user feedback). */
   services: ActionServices;
+  /** Leading bits of an IPv6 address that make the request context's `clientKey` (RATE_LIMIT_IPV6_PREFIX). */
+  ipv6Prefix: number;
 }
 
 /** One request's own pieces, built from `ctx` once: what resolve() and the writers use instead of it. */
@@ -37,6 +39,6 @@ export function beginRequest(ctx: Context, request: ClassifiedRequest, report: R
     },
     loadOnly: requested?.ok ? requested.only : undefined,
     report,
-    context: new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, () => requestUrl(ctx, pagePath), options.services),
+    context: new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, () => requestUrl(ctx, pagePath), options.services, options.ipv6Prefix),
   };
 }

@@ -1,4 +1,5 @@
 import type Router from "@koa/router";
+import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
 import { LocalLimiter } from "../limits/local-limiter";
 import { HeldBytes } from "./body/body-copy";
 import { type Allowlist, compileAllowlist } from "./check/allowlist";
@@ -58,6 +59,10 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   if (!Number.isInteger(options.rateLimitPerMinute) || options.rateLimitPerMinute < 0) {
     throw new Error("Sentry tunnel: rateLimitPerMinute must be a non-negative integer (0 = off)");
   }
+  const ipv6Prefix = options.rateLimitIpv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  if (!Number.isInteger(ipv6Prefix) || ipv6Prefix < 1 || ipv6Prefix > 128) {
+    throw new Error("Sentry tunnel: rateLimitIpv6Prefix must be a whole number of bits from 1 to 128");
+  }
   const limiter =
     options.rateLimitPerMinute === 0
       ? undefined
@@ -90,6 +95,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     path,
     allowlist,
     limiter,
+    ipv6Prefix,
     dispatcher,
     maxBytes,
     headersTimeoutMs,

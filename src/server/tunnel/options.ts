@@ -14,6 +14,8 @@ export interface TunnelOptions {
   rateLimitMaxClients?: number;
   /** Counts rateLimitPerMinute per client IP (shared through Redis when there is one); by default this process's own. */
   limiter?: Limiter;
+  /** Leading bits of an IPv6 client's address the limit counts it by (RATE_LIMIT_IPV6_PREFIX); 64 by default. */
+  rateLimitIpv6Prefix?: number;
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs?: number;

@@ -6,6 +6,7 @@ import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } 
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
 import { type ForwardConfig, forward } from "./forward/forward";
 import { parseTunnelQuery, type TunnelQuery } from "./check/query";
+import { clientKey } from "../limits/client-key";
 import type { Limiter } from "../limits/limiter";
 import { drainRefusedUpload } from "../http/refuse";
 import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
@@ -14,6 +15,8 @@ export interface RouterConfig extends ForwardConfig {
   path: string;
   allowlist: Allowlist;
   limiter: Limiter | undefined;
+  /** Leading bits of an IPv6 address the limiter counts a client by. */
+  ipv6Prefix: number;
 }
 
 async function peek(ctx: Context, config: RouterConfig, body: ClientBody): Promise<PeekedHeader | undefined> {
@@ -65,7 +68,7 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
     return config.reject(ctx, 405, "method", "only POST is allowed");
   }
   if (config.limiter) {
-    const decision = await config.limiter.take(ctx.ip || "unknown");
+    const decision = await config.limiter.take(clientKey(ctx.ip, config.ipv6Prefix));
     if (!decision.ok) {
       ctx.set("Retry-After", String(decision.retryAfterSeconds));
       return config.reject(ctx, 429, "rate_limited", "too many envelopes, retry later");

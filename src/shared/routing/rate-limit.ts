@@ -10,7 +10,7 @@ export interface RateLimit {
 }
 
 export interface RateLimitOptions extends RateLimit {
-  /** Whose uses count together; the visitor's IP by default, or e.g. the account name a sign-in names. */
+  /** Whose uses count together; the visitor's `clientKey` (IP, or IPv6 network) by default, or e.g. the account name a sign-in names. */
   key?: (context: RequestContext) => string | undefined;
   /** The methods that count (`["POST"]` for a sign-in form); every method when absent. */
   methods?: readonly string[];
@@ -54,7 +54,7 @@ export function rateLimit(options: RateLimitOptions): RateLimitMiddleware {
   const limit: RateLimit = { name: options.name, points: options.points, duration: options.duration };
   checkRateLimit(limit);
   const methods = options.methods?.map((method) => method.toUpperCase());
-  const take = (context: RequestContext) => context.services.rateLimits.take(limit, options.key?.(context) || context.clientIp);
+  const take = (context: RequestContext) => context.services.rateLimits.take(limit, options.key?.(context) || context.clientKey);
   const middleware = async (context: RequestContext) => {
     if (methods && !methods.includes(context.method)) return;
     const decision = await take(context);

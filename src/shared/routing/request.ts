@@ -121,6 +121,12 @@ export interface RequestContext<RouteParams extends Readonly<Params> = Params, S
   files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The visitor's IP (see TRUST_PROXY and PROXY_HOPS). */
   clientIp: string;
+  /**
+   * Who the visitor is to a per-client limit (rateLimit()'s default key): `clientIp` in one
+   * spelling (no brackets, port or zone, IPv4-mapped IPv6 as IPv4), an IPv6 address reduced to its
+   * network (`RATE_LIMIT_IPV6_PREFIX`, /64 by default: `2001:db8::/64`).
+   */
+  clientKey: string;
   cookies: RequestCookies;
   session: Session;
   values: RequestValues;

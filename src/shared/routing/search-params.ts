@@ -25,12 +25,18 @@ export interface SearchIssue {
   message: string;
 }
 
-/** The query as a schema reads it: each parameter a string, or an array of strings when repeated. */
+/**
+ * The query as a schema reads it: each parameter a string, or an array of strings when repeated.
+ * The object has no prototype, so `__proto__` or `constructor` in a query is a key like any other.
+ */
 export function queryObject(search: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
+  const query: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of search) {
     const seen = query[name];
-    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+    if (seen === undefined) query[name] = value;
+    else if (typeof seen === "string") query[name] = [seen, value];
+    // Pushed, never copied: a parameter repeated n times costs n steps, not n²/2.
+    else seen.push(value);
   }
   return query;
 }

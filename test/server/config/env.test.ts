@@ -20,6 +20,7 @@ describe("loadEnv", () => {
       ALLOWED_ORIGINS: [],
       ASSET_RETENTION_HOURS: 24,
       ASSET_PUBLISH_MAX_MB: 50,
+      RATE_LIMIT_IPV6_PREFIX: 64,
     });
     expect(env.SENTRY_DSN).toBeUndefined();
   });
@@ -35,8 +36,8 @@ describe("loadEnv", () => {
   });
 
   it("parses flags and numbers", () => {
-    const env = loadEnv({ TRUST_PROXY: "true", PORT: "8080", SENTRY_TRACES_SAMPLE_RATE: "0.25" });
-    expect(env).toMatchObject({ TRUST_PROXY: true, PORT: 8080, SENTRY_TRACES_SAMPLE_RATE: 0.25 });
+    const env = loadEnv({ TRUST_PROXY: "true", PORT: "8080", SENTRY_TRACES_SAMPLE_RATE: "0.25", RATE_LIMIT_IPV6_PREFIX: "56" });
+    expect(env).toMatchObject({ TRUST_PROXY: true, PORT: 8080, SENTRY_TRACES_SAMPLE_RATE: 0.25, RATE_LIMIT_IPV6_PREFIX: 56 });
   });
 
   it.each([
@@ -62,6 +63,9 @@ describe("loadEnv", () => {
     ["ASSET_RETENTION_HOURS", "9000"],
     ["ASSET_PUBLISH_MAX_MB", "0"],
     ["ASSET_PUBLISH_MAX_MB", "2000"],
+    ["RATE_LIMIT_IPV6_PREFIX", "0"],
+    ["RATE_LIMIT_IPV6_PREFIX", "129"],
+    ["RATE_LIMIT_IPV6_PREFIX", "48.5"],
   ])("names %s when it is %j", (name, value) => {
     expect(() => loadEnv({ [name]: value })).toThrow(EnvError);
     expect(() => loadEnv({ [name]: value })).toThrow(new RegExp(`${name}[.:]`));

@@ -14,7 +14,7 @@ const Show = ({ data }: PageProps<unknown>) => <pre id="shown">{JSON.stringify(d
 const ShowError = ({ error }: ErrorBoundaryProps) => <p id="caught" data-status={error.status}>{JSON.stringify(error.data)}</p>;
 
 /** Every field of the context, read destructured: a method that lost its `this` would throw here. */
-function everything({ params, url, method, header, headers, body, clientIp, cookies, response }: RequestContext) {
+function everything({ params, url, method, header, headers, body, clientIp, clientKey, cookies, response }: RequestContext) {
   response.setHeader("X-Loader", "ran");
   response.appendHeader("X-Many", "one");
   response.appendHeader("X-Many", "two");
@@ -27,6 +27,7 @@ function everything({ params, url, method, header, headers, body, clientIp, cook
     fromHeaders: headers["x-custom"],
     body: body ?? null,
     ip: clientIp,
+    key: clientKey,
     cookie: cookies.get("plain") ?? null,
   };
 }
@@ -158,6 +159,7 @@ describe("the request context", () => {
       fromHeaders: "hello",
       body: null,
       ip: "127.0.0.1",
+      key: "127.0.0.1",
       cookie: "choc",
     });
   });

@@ -44,6 +44,21 @@ describe("a page's searchParams schema", () => {
     expect(errorLogs()).toEqual([]);
   });
 
+  it.each(["?__proto__=1", "?__proto__=1&__proto__=2", "?constructor=x", "?sort=desc&toString=1", "?hasOwnProperty=1", "?valueOf=1&length=2"])(
+    "reads %s's member-named keys as unknown parameters, which the schema ignores",
+    async (query) => {
+      const { status, html } = await page(query);
+      expect(status).toBe(200);
+      expect(html).toContain(`<span id="search-sort">${query.includes("sort=desc") ? "desc" : "asc"}</span>`);
+    },
+  );
+
+  it("answers a query of 8,000 repeated parameters like any other", async () => {
+    const { status, html } = await page(`?page=2&${"p&".repeat(8_000)}`);
+    expect(status).toBe(200);
+    expect(html).toContain('<span id="search-page">2</span>');
+  });
+
   it("answers a HEAD as the GET", async () => {
     expect((await page("?page=2", "HEAD")).status).toBe(200);
     expect((await page("?page=0", "HEAD")).status).toBe(400);

@@ -180,4 +180,24 @@ describe("visitor IP", () => {
       await trusting.close();
     }
   });
+
+  it("sends the visitor IP in one spelling, never reduced to its network as the rate limit counts it", async () => {
+    const trusting = await startTunnel({ allowedDsns: [dsn] }, { proxy: true });
+    try {
+      const spellings = [
+        ["[2001:DB8::1:5]:443", "2001:db8::1:5"],
+        ["2001:0db8:0000:0000:0000:0000:0001:0005", "2001:db8::1:5"],
+        ["198.51.100.5:1234", "198.51.100.5"],
+        ["::ffff:198.51.100.5", "198.51.100.5"],
+      ];
+      for (const [forwarded, sent] of spellings) {
+        fake.reset();
+        const headers = { "x-forwarded-for": forwarded as string };
+        expect((await send(trusting.port, "/monitoring?p=42", { body: envelope(dsn), headers })).status).toBe(200);
+        expect(fake.requests[0]?.headers["x-sentry-forwarded-for"]).toBe(sent);
+      }
+    } finally {
+      await trusting.close();
+    }
+  });
 });

@@ -49,6 +49,8 @@ describe("createTunnel", () => {
     [{ maxBytes: 0 }, "maxBytes must be a positive integer"],
     [{ rateLimitPerMinute: -1 }, "rateLimitPerMinute must be a non-negative integer"],
     [{ rateLimitPerMinute: 1, rateLimitMaxClients: 0 }, "rateLimitMaxClients must be a positive integer"],
+    [{ rateLimitIpv6Prefix: 0 }, "rateLimitIpv6Prefix must be a whole number of bits from 1 to 128"],
+    [{ rateLimitIpv6Prefix: 129 }, "rateLimitIpv6Prefix must be a whole number of bits from 1 to 128"],
     [{ headersTimeoutMs: 1.5 }, "headersTimeoutMs must be a positive integer"],
   ])("refuses %j", (override, message) => {
     expect(() => createTunnel({ ...base, allowedDsns: ["https://k@o1.ingest.sentry.io/2"], ...override })).toThrow(

@@ -4,8 +4,8 @@ import type { RequestContext } from "#src/shared/routing/request";
 import { rateLimit } from "#src/shared/routing/rate-limit";
 import { HttpErrorSignal } from "#src/shared/routing/signals";
 
-function contextOf(rateLimits: ReturnType<typeof createRateLimits>, method: string, clientIp: string, body?: unknown): RequestContext {
-  return { method, clientIp, body, services: { rateLimits } } as unknown as RequestContext;
+function contextOf(rateLimits: ReturnType<typeof createRateLimits>, method: string, clientKey: string, body?: unknown): RequestContext {
+  return { method, clientKey, body, services: { rateLimits } } as unknown as RequestContext;
 }
 
 describe("rateLimit()", () => {

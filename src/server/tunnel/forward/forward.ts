@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import type { Readable } from "node:stream";
 import type { Context } from "koa";
 import type { Dispatcher } from "undici";
@@ -9,6 +8,7 @@ import { INGEST_DOWN_STATUSES, type Spool } from "../spool";
 import type { ForwardConfig } from "./forward-config";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { Upstream } from "../check/upstream-url";
+import { canonicalIp } from "../../limits/client-key";
 
 export type { ForwardConfig } from "./forward-config";
 
@@ -22,15 +22,10 @@ export function upstreamHeaders(ctx: Context): Record<string, string> {
     const value = ctx.req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
-  const ip = visitorIp(ctx.ip);
+  // Sentry wants a plain IP: one spelling, and nothing that is no IP (from a trusted X-Forwarded-For).
+  const ip = canonicalIp(ctx.ip);
   if (ip) headers["x-sentry-forwarded-for"] = ip;
   return headers;
-}
-
-/** ctx.ip as Sentry expects it: IPv4-mapped addresses unwrapped, and nothing that is no IP (from a trusted X-Forwarded-For). */
-function visitorIp(ip: string): string | undefined {
-  const unwrapped = ip.startsWith("::ffff:") && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
-  return isIP(unwrapped) ? unwrapped : undefined;
 }
 
 function failureOf(config: ForwardConfig, body: ClientBody, error: unknown): Rejection {
