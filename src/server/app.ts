@@ -19,6 +19,8 @@ import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
+import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
+import { detachedContext } from "./page-cache/detached-context";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import { classifiedOf, classifying } from "./request/classify";
@@ -56,6 +58,8 @@ export interface AppDependencies {
   redis?: RedisConnection;
   /** Every named rate limit (connectSharedState's with Redis); per process when absent. The tunnel's limiter comes from the same. */
   rateLimits?: RateLimits;
+  /** A page cache lookup: a fresh or stale kept answer, a render kept (miss), or a render that could not be (bypass). */
+  observePageCache?: (result: PageCacheResult) => void;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
 }
@@ -141,6 +145,13 @@ export function createApp(deps: AppDependencies): Koa {
   const rateLimits = deps.rateLimits ?? createRateLimits();
   // User feedback goes out through error reporting, so it can be sent exactly when that is on.
   const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
+  const pageCache = createPageCache({
+    maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
+    redis: deps.redis,
+    observe: deps.observePageCache,
+    onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
+    detachedContext,
+  });
   const { feedbackPage } = deps.routes.table;
   // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
   const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
@@ -160,7 +171,8 @@ export function createApp(deps: AppDependencies): Koa {
         logError: logRenderError,
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
-        services: { rateLimits, userFeedback },
+        services: { rateLimits, userFeedback, pageCache },
+        pageCache,
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       }),
     ),

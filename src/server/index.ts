@@ -78,6 +78,7 @@ const app = createApp({
   observeCsrfRefusal: metrics.observeCsrfRefusal,
   observeSessionUnavailable: metrics.observeSessionUnavailable,
   observeAsset: metrics.observeAsset,
+  observePageCache: metrics.observePageCache,
   extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());

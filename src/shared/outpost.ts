@@ -29,6 +29,7 @@ export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm }
 export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
 export { requestValue } from "./routing/request";
 export { type RateLimitDecision, type RateLimitMiddleware, rateLimit, type RateLimitOptions } from "./routing/rate-limit";
+export { type PageCachePolicy, revalidatePath, revalidateTag } from "./routing/page-cache-policy";
 export { defineSettings } from "./routing/settings";
 export type {
   ActionServices,

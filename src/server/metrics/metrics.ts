@@ -29,6 +29,8 @@ export interface Metrics {
   observeSessionUnavailable(): void;
   /** An asset request, by where it was answered from: this build's files, another build's through Redis, or nowhere (404). */
   observeAsset(result: AssetResult): void;
+  /** A page cache lookup's result: hit, stale, miss or bypass. */
+  observePageCache(result: "hit" | "stale" | "miss" | "bypass"): void;
   /** Reads the spool's depth per upstream when metrics are scraped; `capBytes` is its byte cap. */
   watchSpool(read: () => SpoolDepth[], capBytes: number): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
@@ -77,6 +79,19 @@ export function createMetrics(): Metrics {
       return [result, child];
     }),
   ) as Record<AssetResult, { inc(): void }>;
+  const pageCacheRequests = new Counter({
+    name: "outpost_page_cache_total",
+    help: "Requests for pages that declare `cache`, by result: hit (fresh), stale (answered while one render refreshes it), miss (rendered and kept) or bypass (rendered, not kept: it depended on who asked)",
+    labelNames: ["result"] as const,
+    registers: [registry],
+  });
+  const pageCacheResults = Object.fromEntries(
+    (["hit", "stale", "miss", "bypass"] as const).map((result) => {
+      const child = pageCacheRequests.labels({ result });
+      child.inc(0);
+      return [result, child];
+    }),
+  ) as Record<"hit" | "stale" | "miss" | "bypass", { inc(): void }>;
 
   // Observed on every request: label values method, route and status; route only.
   const httpRequestDuration = new KeyedHistogram({
@@ -174,6 +189,9 @@ export function createMetrics(): Metrics {
     },
     observeAsset(result) {
       assetResults[result].inc();
+    },
+    observePageCache(result) {
+      pageCacheResults[result].inc();
     },
     watchSpool: spool.watchSpool,
     watchRedis(connection) {

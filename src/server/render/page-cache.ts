@@ -4,6 +4,7 @@ import type { Context } from "koa";
 import type { ServerRouteModule } from "../../shared/routing/module";
 import type { RouteState } from "../../shared/routing/route-state";
 import type { AppRoutes } from "../routing/app-routes";
+import { cachePolicyOf, declaredCacheControl } from "../page-cache/cache-plan";
 
 /** The chain's `headers` exports merged root to leaf (a deeper route wins), for the routes that render. */
 export function routeHeaders(routes: AppRoutes, state: Omit<RouteState, "styles">): Record<string, string> | undefined {
@@ -16,7 +17,11 @@ export function routeHeaders(routes: AppRoutes, state: Omit<RouteState, "styles"
     }
     if (state.error?.boundaryId === match.id) break;
   }
-  return merged;
+  const policy = state.error ? undefined : cachePolicyOf(routes, state.matches);
+  if (!policy) return merged;
+  // The page's cache declaration decides its Cache-Control, over any route's `headers`.
+  const own = Object.fromEntries(Object.entries(merged ?? {}).filter(([name]) => name.toLowerCase() !== "cache-control"));
+  return { ...own, "Cache-Control": declaredCacheControl(policy) };
 }
 
 /** Whether the page may be kept by shared caches: a `public` Cache-Control on a 200 nobody personal. */

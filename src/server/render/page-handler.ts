@@ -12,6 +12,8 @@ import type { RequestReport } from "../monitoring/request-monitoring";
 import { setRouteLabel } from "../http/request-log";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
 import { SessionStoreUnavailableError, sessionUnavailable } from "../sessions/session-store";
+import { cachePlan } from "../page-cache/cache-plan";
+import type { PageCache } from "../page-cache/page-cache";
 import { answerData, type DataAnswerOptions, refuseData } from "./data-answer";
 import { answerPage } from "./document-writer";
 import { payloadScript } from "./payload-script";
@@ -24,6 +26,8 @@ export interface PageHandlerOptions extends RequestOptions {
   manifest: BuildManifest;
   runtimeConfig: RuntimeConfig;
   observeRender?: (route: string, seconds: number) => void;
+  /** Keeps the answers of pages that declare `cache`; without it every request renders. */
+  pageCache?: PageCache;
 }
 
 type WriteOptions = DocumentOptions & DataAnswerOptions;
@@ -40,16 +44,30 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
     assetsFor: routeAssets(options.manifest),
     scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
   };
+  const { pageCache } = options;
   return (ctx, request) => {
     if (request.kind === "data" ? refuseData(ctx, request, write.build) : refuseMethod(ctx, request)) return;
-    const report = options.monitoring?.forRequest(ctx.req);
-    labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
-    const scope = beginRequest(ctx, request, report, options);
-    const outcome = resolve(request, scope);
-    // Without a closure on the usual, synchronous path.
-    if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, scope, resolved, write));
-    return answer(ctx, request, scope, outcome, write);
+    const plan = pageCache && cachePlan(ctx, request, options.routes, write.build);
+    if (plan) {
+      return pageCache.serve(ctx, plan, async (target) => {
+        const run = handle(target, request, options, write);
+        await run.done;
+        return !run.scope.context.personal;
+      });
+    }
+    return handle(ctx, request, options, write).done;
   };
+}
+
+/** Resolves the request and writes its answer; the scope tells afterwards whether it depended on who asked. */
+function handle(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions, write: WriteOptions): { scope: RequestScope; done: MaybePromise<void> } {
+  const report = options.monitoring?.forRequest(ctx.req);
+  labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
+  const scope = beginRequest(ctx, request, report, options);
+  const outcome = resolve(request, scope);
+  // Without a closure on the usual, synchronous path.
+  if (outcome instanceof Promise) return { scope, done: outcome.then((resolved) => answer(ctx, request, scope, resolved, write)) };
+  return { scope, done: answer(ctx, request, scope, outcome, write) };
 }
 
 /** Names the request by route pattern: log, metrics, transaction. */

@@ -1,3 +1,4 @@
+import type { PageCachePolicy } from "./page-cache-policy";
 import type { ComponentType } from "react";
 import type { Params } from "./match";
 import type { DataOf } from "./inferred-data";
@@ -162,6 +163,11 @@ export interface ServerRouteModule {
   searchParams?: SearchSchema;
   /** Headers for the document, e.g. `{ "Cache-Control": "public, max-age=60" }`; deeper routes win. */
   headers?: RouteHeaders;
+  /**
+   * A page's answer kept by the server and shared caches (see PageCachePolicy); only the page's
+   * own (the chain's deepest route) counts. It also sets `Cache-Control: public, s-maxage, stale-while-revalidate`.
+   */
+  cache?: PageCachePolicy;
 }
 
 /** Route modules by id, loaded: the server has all of them, the browser those it has rendered. */

@@ -1,0 +1,120 @@
+import type { Context } from "koa";
+import type { PageCacheService } from "../../shared/routing/page-cache-policy";
+import type { RedisConnection } from "../redis/redis-connection";
+import type { CachePlan } from "./cache-plan";
+import { pathTag } from "./cache-plan";
+import { type CacheEntry, localPageStore, type PageStore } from "./page-store";
+import { redisPageStore } from "./redis-page-store";
+import { captureStored, writeStored } from "./stored-page";
+
+export type PageCacheResult = "hit" | "stale" | "miss" | "bypass";
+
+/** Renders the request's answer onto `ctx` with the usual writers; resolves whether it may be kept (nobody personal). */
+export type RenderOnto = (ctx: Context) => Promise<boolean>;
+
+export interface PageCacheOptions {
+  /** PAGE_CACHE_MAX_MB, in bytes: the in-process store's budget. */
+  maxBytes: number;
+  /** With REDIS_URL: entries shared by every replica while it answers. */
+  redis?: RedisConnection;
+  observe?: (result: PageCacheResult) => void;
+  /** A background refresh that failed (the stale answer stays until it expires). */
+  onError?: (error: unknown) => void;
+  /** A context like `ctx` for a background render nobody waits on. */
+  detachedContext: (ctx: Context) => Context;
+}
+
+export interface PageCache extends PageCacheService {
+  serve(ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void>;
+}
+
+/**
+ * The server's page cache: fresh entries are answered, stale ones answered while one background
+ * render refreshes them, and concurrent misses for one key wait for one render. Redis while it is
+ * up (shared), this process's memory otherwise: a Redis failure is a miss, never an error.
+ */
+export function createPageCache(options: PageCacheOptions): PageCache {
+  const local = localPageStore(options.maxBytes);
+  const shared = options.redis ? redisPageStore(options.redis) : undefined;
+  const inflight = new Map<string, Promise<CacheEntry | undefined>>();
+  const refreshing = new Set<string>();
+  /** When each tag was last dropped here: a render that began before must not store what it saw. */
+  const droppedAt = new Map<string, number>();
+  const observe = options.observe ?? (() => {});
+
+  const storeFor = (): PageStore => (shared && options.redis?.up ? shared : local);
+  const read = (key: string) => storeFor().get(key).catch(() => local.get(key));
+  const write = (key: string, entry: CacheEntry) => storeFor().set(key, entry).catch(() => local.set(key, entry));
+
+  /** Renders onto `ctx` and keeps the answer when it may be kept; undefined when it may not. */
+  const renderAndKeep = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<CacheEntry | undefined> => {
+    const started = Date.now();
+    // Rendered whole for the store, never answered 304 here: the visitor's validator is checked when it is written.
+    const validator = ctx.req.headers["if-none-match"];
+    delete ctx.req.headers["if-none-match"];
+    const keepable = await render(ctx);
+    if (validator !== undefined) ctx.req.headers["if-none-match"] = validator;
+    if (!keepable) return undefined;
+    const stored = captureStored(ctx, plan.kind);
+    if (!stored) return undefined;
+    const { maxAge, staleWhileRevalidate = 0 } = plan.policy;
+    const entry: CacheEntry = { stored, freshUntil: started + maxAge * 1000, staleUntil: started + (maxAge + staleWhileRevalidate) * 1000, tags: plan.tags };
+    if (!plan.tags.some((tag) => (droppedAt.get(tag) ?? 0) >= started)) await write(plan.key, entry);
+    return entry;
+  };
+
+  const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto) => {
+    if (refreshing.has(plan.key)) return;
+    refreshing.add(plan.key);
+    renderAndKeep(options.detachedContext(ctx), plan, render)
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => refreshing.delete(plan.key));
+  };
+
+  const answerFrom = (ctx: Context, entry: CacheEntry) => {
+    const now = Date.now();
+    writeStored(ctx, entry.stored, { Age: String(Math.max(0, Math.floor((now - entry.stored.storedAt) / 1000))) });
+    return entry.freshUntil > now ? "hit" : "stale";
+  };
+
+  const serve = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> => {
+    const pending = inflight.get(plan.key);
+    if (pending) {
+      const entry = await pending;
+      if (entry) return observe(answerFrom(ctx, entry));
+      observe("bypass");
+      await render(ctx);
+      return;
+    }
+    let settle: (entry: CacheEntry | undefined) => void = () => {};
+    inflight.set(plan.key, new Promise((resolve) => (settle = resolve)));
+    let kept: CacheEntry | undefined;
+    try {
+      const found = await read(plan.key);
+      if (found) {
+        kept = found;
+        const result = answerFrom(ctx, found);
+        if (result === "stale") refresh(ctx, plan, render);
+        return observe(result);
+      }
+      kept = await renderAndKeep(ctx, plan, render);
+      if (!kept) return observe("bypass");
+      observe("miss");
+      // Written again as every later visitor gets it: its own nonce, the stored ETag.
+      writeStored(ctx, kept.stored);
+    } finally {
+      inflight.delete(plan.key);
+      settle(kept);
+    }
+  };
+
+  const dropTag = async (tag: string) => {
+    // Only renders in progress need it: a long-running process forgets old drops rather than growing.
+    if (droppedAt.size > 10_000) droppedAt.clear();
+    droppedAt.set(tag, Date.now());
+    await local.dropTag(tag);
+    if (shared) await shared.dropTag(tag).catch((error: unknown) => options.onError?.(error));
+  };
+
+  return { serve, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
+}
