@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redisUp } from "../../support/redis-app";
+import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
+import { startTestApp, type TestApp } from "../../support/test-app";
+
+const PAGE = "/diagnostics/page-cache";
+let redis: TestRedis;
+let replicas: TestApp[] = [];
+
+const renderId = async (app: TestApp) => /<p id="render-id">([^<]+)<\/p>/.exec(await (await fetch(`${app.url}${PAGE}`)).text())?.[1];
+
+describe.skipIf(!redisAvailable)("the page cache with REDIS_URL", () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    const env = { ENABLE_DIAGNOSTIC_ROUTES: "true", REDIS_URL: redis.url, REDIS_TIMEOUT_MS: "100" };
+    replicas = await Promise.all([startTestApp(env), startTestApp(env)]);
+    await Promise.all(replicas.map(redisUp));
+  });
+  afterAll(async () => {
+    redis.resume();
+    await Promise.all(replicas.map((app) => app.close()));
+    await redis.stop();
+  });
+
+  it("is one copy for every replica, and a revalidation on one is seen on the other within a second", async () => {
+    const [one, two] = replicas as [TestApp, TestApp];
+    const first = await renderId(one);
+    expect(await renderId(two)).toBe(first);
+    const posted = await fetch(`${one.url}${PAGE}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: one.url },
+      body: "intent=revalidate",
+    });
+    expect(posted.status).toBe(303);
+    const started = Date.now();
+    let seen = await renderId(two);
+    while (seen === first && Date.now() - started < 1_000) seen = await renderId(two);
+    expect(seen).not.toBe(first);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await renderId(one)).toBe(seen);
+  });
+
+  it("still answers, within the Redis timeout, while Redis is frozen", async () => {
+    const [one] = replicas as [TestApp];
+    redis.pause();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const response = await fetch(`${one.url}${PAGE}`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toContain('id="render-id"');
+        // One timed-out read and one timed-out write at most, besides the render.
+        expect(Date.now() - started).toBeLessThan(1_000);
+      }
+    } finally {
+      redis.resume();
+    }
+  });
+});
