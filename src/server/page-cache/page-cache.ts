@@ -101,7 +101,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (!kept) return observe("bypass");
       observe("miss");
       // Written again as every later visitor gets it: its own nonce, the stored ETag.
-      writeStored(ctx, kept.stored);
+      writeStored(ctx, kept.stored, { Age: "0" });
     } finally {
       inflight.delete(plan.key);
       settle(kept);
