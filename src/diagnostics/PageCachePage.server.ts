@@ -13,6 +13,6 @@ export function load() {
 export async function action(context: ActionContext) {
   const { intent } = (context.body ?? {}) as { intent?: unknown };
   if (intent !== "revalidate") httpError(400, "intent must be revalidate");
-  await revalidateTag(context, "diagnostics");
+  await revalidateTag("diagnostics");
   redirect("/diagnostics/page-cache", 303);
 }

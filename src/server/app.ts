@@ -19,6 +19,7 @@ import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
+import { registerPageCache } from "../shared/routing/page-cache-policy";
 import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
 import { detachedContext } from "./page-cache/detached-context";
 import { pageHandler } from "./render/page-handler";
@@ -152,6 +153,7 @@ export function createApp(deps: AppDependencies): Koa {
     onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
     detachedContext,
   });
+  registerPageCache(pageCache);
   const { feedbackPage } = deps.routes.table;
   // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
   const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
@@ -171,7 +173,7 @@ export function createApp(deps: AppDependencies): Koa {
         logError: logRenderError,
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
-        services: { rateLimits, userFeedback, pageCache },
+        services: { rateLimits, userFeedback },
         pageCache,
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       }),
