@@ -2,8 +2,8 @@ import { createElement } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
-import type { Params } from "#src/shared/routing/match";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
+import type { Params } from "#src/shared/routing/match";
 import { loadAppRoutes } from "../../support/app-routes";
 import { startTestApp, type TestApp } from "../../support/test-app";
 

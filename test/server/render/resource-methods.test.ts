@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LoadedRouteFile, createAppRoutes } from "#src/server/routing/app-routes";
+import { createAppRoutes, type LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import { httpError, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
