@@ -9,7 +9,7 @@ export default function PageCachePage({ data }: PageProps<LoaderData<typeof load
       <h1>Page cache</h1>
       <p id="render-id">{data.renderId}</p>
       <p id="rendered-at">{data.renderedAt}</p>
-      <Form method="post" id="revalidate-form">
+      <Form id="revalidate-form">
         <button type="submit" name="intent" value="revalidate">
           Render afresh
         </button>

@@ -32,6 +32,7 @@ export const diagnosticsRoutes = {
       route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),
+      route("api/items/:id", "diagnostics/api/item.server.ts"),
     ],
     { diagnostic: true },
   ),

@@ -44,3 +44,15 @@ export const extraParam = (): string => href("/type-tests/notes/:id", { id: 1, s
 
 // @ts-expect-error -- Type 'string' is not assignable to type '"/type-tests/notes takes no params"'
 export const paramOnStatic = (): string => href("/type-tests/notes", { id: "1" });
+
+// An optional segment may be given or left out (params and all, when it is the only one); a required one beside it may not.
+export const aboutWithout = (): string => href("/type-tests/:lang?/about", {});
+export const aboutBare = (): string => href("/type-tests/:lang?/about");
+export const aboutWith = (): string => href("/type-tests/:lang?/about", { lang: "en" });
+export const aboutMaybe = (lang: string | undefined): string => href("/type-tests/:lang?/about", { lang });
+export const shopItem = (): string => href("/type-tests/shop/:lang?/items/:id", { id: 3 });
+expectType<Equal<HrefParams<"/type-tests/shop/:lang?/items/:id">, { readonly id: string | number; readonly lang?: string | number | undefined }>>(true);
+// @ts-expect-error -- Property 'id' is missing in type '{ lang: string; }' but required in type 'HrefParams<…>'
+export const shopItemWithoutId = (): string => href("/type-tests/shop/:lang?/items/:id", { lang: "en" });
+// @ts-expect-error -- Object literal may only specify known properties, and 'locale' does not exist in type 'HrefParams<"/type-tests/:lang?/about">'
+export const aboutWrongName = (): string => href("/type-tests/:lang?/about", { locale: "en" });

@@ -40,3 +40,10 @@ export type UnknownPagePattern = PageProps<"/type-tests/note/:id", () => { id: s
 
 // @ts-expect-error -- Property 'id' does not exist on type '"unknown route pattern: /type-tests/note/:id"'
 export const unknownPageParams = ({ params }: PageProps<"/type-tests/note/:id">): string => params.id;
+
+// An optional segment: the param may be absent, so it reads string | undefined.
+expectType<Equal<LoaderContext<"/type-tests/:lang?/about">["params"], { readonly lang?: string | undefined }>>(true);
+expectType<Equal<PageProps<"/type-tests/shop/:lang?/items/:id">["params"], { readonly id: string; readonly lang?: string | undefined }>>(true);
+export const optionalParam = ({ params }: LoaderContext<"/type-tests/:lang?/about">): string => params.lang ?? "en";
+// @ts-expect-error -- Type 'string | undefined' is not assignable to type 'string'
+export const optionalAsString = ({ params }: LoaderContext<"/type-tests/:lang?/about">): string => params.lang;

@@ -2,7 +2,7 @@ import { defineApp, index, route } from "#outpost";
 
 /**
  * A route table for the type tests only (never served; its files need not exist): params, a
- * splat, nested layouts, a static sibling of a param and a resource route. Its patterns sit under /type-tests so
+ * splat, optional segments, nested layouts, a static sibling of a param and a resource route. Its patterns sit under /type-tests so
  * that, pooled with the app's, they cannot pass for a product page.
  */
 export const typeTestTable = defineApp({
@@ -15,6 +15,9 @@ export const typeTestTable = defineApp({
       route(":id", "NoteLayout.tsx", [index("Note.tsx"), route("comments/:commentId", "Comment.tsx")]),
     ]),
     route("type-tests/files/*", "Files.tsx"),
+    // An optional segment: the page answers /type-tests/about and /type-tests/en/about.
+    route("type-tests/:lang?/about", "About.tsx"),
+    route("type-tests/shop/:lang?/items/:id", "ShopItem.tsx"),
     // A resource route (a server-only module answering JSON): a link or a fetcher may go there too.
     route("type-tests/api/notes", "api/notes.server.ts"),
   ],

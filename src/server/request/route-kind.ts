@@ -1,7 +1,8 @@
-import type { ServerRouteModule } from "../../shared/routing/module";
+import type { ResourceMethod, ServerRouteModule } from "../../shared/routing/module";
 import type { RequestContext } from "../../shared/routing/request";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
 import type { AppRoutes } from "../routing/app-routes";
+import { exportedMethods } from "../routing/resource-methods";
 
 export type RouteHandler = (context: RequestContext) => unknown;
 
@@ -33,7 +34,21 @@ function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   };
 }
 
+/** A resource route exporting a handler per method: HEAD runs GET; Allow lists exactly what it exports. */
+function methodsKind(leaf: ServerRouteModule, methods: readonly ResourceMethod[]): RouteKind {
+  const handlers = new Map<string, RouteHandler>(methods.map((method) => [method, leaf[method] as RouteHandler]));
+  const get = handlers.get("GET");
+  if (get) handlers.set("HEAD", get);
+  return {
+    resource: true,
+    handlerFor: (method) => handlers.get(method) ?? null,
+    allow: methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", "),
+  };
+}
+
 function resourceKind(leaf: ServerRouteModule): RouteKind {
+  const methods = exportedMethods(leaf);
+  if (methods.length > 0) return methodsKind(leaf, methods);
   const { load, action } = leaf;
   const actionMethods: readonly string[] = action ? (leaf.actionMethods ?? RESOURCE_ACTION_METHODS) : [];
   return {

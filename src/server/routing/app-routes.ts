@@ -2,6 +2,7 @@ import { type AppConfig, routeFiles, routeId } from "../../shared/routing/config
 import type { RouteMiddleware, RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
 import { RouteTable } from "../../shared/routing/route-table";
 import type { AppSettings } from "../../shared/routing/settings";
+import { checkMethodHandlers } from "./resource-methods";
 
 /** A route file's two halves, as the server build (or a test) loaded them; a resource route has only the server one. */
 export type LoadedRouteFile = { module: RouteModule; server?: ServerRouteModule } | { module?: undefined; server: ServerRouteModule };
@@ -20,7 +21,7 @@ export interface AppRoutes {
   serverHalf(id: string): ServerRouteModule | undefined;
   /** Whether the table names a route of this id. */
   has(id: string): boolean;
-  /** A server-only route without a component: its loader or action is the answer. */
+  /** A server-only route without a component: its handler for the method, or its loader or action, is the answer. */
   isResource(id: string): boolean;
   /** The app's middleware, ahead of every route's. */
   appMiddleware: readonly RouteMiddleware[];
@@ -28,8 +29,9 @@ export interface AppRoutes {
 }
 
 /**
- * Joins the route table with its loaded files. A file the table names but nobody loaded, or a
- * module without a default component, stops start-up with its name rather than failing a page.
+ * Joins the route table with its loaded files. A file the table names but nobody loaded, a
+ * module without a default component, or a server half mixing per-method handlers with
+ * load/action, stops start-up with its name rather than failing a page.
  */
 export function createAppRoutes(config: AppConfig, files: Record<string, LoadedRouteFile>, app: AppServerModule = {}): AppRoutes {
   const byId = new Map<string, LoadedRouteFile>();
@@ -38,6 +40,7 @@ export function createAppRoutes(config: AppConfig, files: Record<string, LoadedR
     if (!loaded) throw new Error(`route table names ${file}, which was not loaded`);
     if (loaded.module && typeof loaded.module.default !== "function") throw new Error(`route module ${file} has no default export component`);
     if (!loaded.module && (file === config.root || file === config.notFound)) throw new Error(`route module ${file} must be a page, with a component`);
+    if (loaded.server) checkMethodHandlers(file, loaded.server, !loaded.module);
     byId.set(routeId(file), loaded);
   }
   const get = (id: string): LoadedRouteFile => {

@@ -1,6 +1,6 @@
-import { splitPath } from "./match";
+import { parsePattern, splitPath } from "./match";
 import type { PagePattern, RouteSearch } from "./register";
-import type { ParamNames } from "./route-patterns";
+import type { Flatten, OptionalParamNames, ParamNames, RequiredParamNames } from "./route-patterns";
 import type { SearchOf } from "./search-params";
 
 type QueryValue = string | number | boolean | undefined;
@@ -9,8 +9,10 @@ type LooseSearch = Readonly<Record<string, QueryValue | readonly QueryValue[]>>;
 /** A link's query: by the page's registered schema (every key optional, its output's types), else any plain values. */
 export type HrefSearch<Pattern extends string> = Pattern extends keyof RouteSearch ? Readonly<Partial<SearchOf<RouteSearch[Pattern]>>> : LooseSearch;
 
-/** What `href()` takes for a pattern's params: a value for each `:name` (and `*`), numbers written as they print. */
-export type HrefParams<Pattern extends string> = { readonly [Name in ParamNames<Pattern>]: string | number };
+/** What `href()` takes for a pattern's params: a value for each `:name` (and `*`), numbers written as they print; a `:name?` may be left out. */
+export type HrefParams<Pattern extends string> = Flatten<
+  { readonly [Name in RequiredParamNames<Pattern>]: string | number } & { readonly [Name in OptionalParamNames<Pattern>]?: string | number | undefined }
+>;
 
 /** What else a URL carries: its query, each value written as it prints (undefined ones left out, an array's items repeated). */
 export interface HrefOptions<Pattern extends string = string> {
@@ -25,10 +27,12 @@ export type HrefPattern<Pattern extends string> = Pattern extends PagePattern
   ? Pattern
   : `unknown route pattern: ${Pattern} (href() takes the full pattern of a page of the route table)`;
 
-/** The params argument: required when the pattern has params; for one without, any param is an error naming the pattern. */
+/** The params argument: required when the pattern has a required param (optional when all are `:name?`); for one without, any param is an error naming the pattern. */
 export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [never]
   ? [params?: { readonly [name: string]: `${Pattern} takes no params` }, options?: HrefOptions<Pattern>]
-  : [params: HrefParams<Pattern>, options?: HrefOptions<Pattern>];
+  : [RequiredParamNames<Pattern>] extends [never]
+    ? [params?: HrefParams<Pattern>, options?: HrefOptions<Pattern>]
+    : [params: HrefParams<Pattern>, options?: HrefOptions<Pattern>];
 
 /**
  * The URL of a page of the registered table: `href("/notes/:id", { id: 7 })` gives `/notes/7`,
@@ -40,12 +44,15 @@ export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [ne
 // `string & {}` keeps the table's patterns offered as completions while any string is inferred.
 export function href<const Pattern extends PagePattern | (string & {})>(pattern: HrefPattern<Pattern>, ...[params, options]: HrefArgs<Pattern>): string {
   const values = (params ?? {}) as Readonly<Record<string, string | number | undefined>>;
-  const path = splitPath(pattern).map((segment) => {
-    if (segment !== "*" && !segment.startsWith(":")) return segment;
-    const name = segment === "*" ? "*" : segment.slice(1);
-    const value = values[name];
-    if (segment === "*") return value === undefined ? "" : splitPath(String(value)).map(encodeURIComponent).join("/");
-    if (value === undefined || value === "") throw new TypeError(`href("${pattern}") needs a value for :${name}`);
+  const path = parsePattern(pattern).map((segment) => {
+    if (segment.kind === "static") return segment.value;
+    const value = values[segment.kind === "rest" ? "*" : segment.name];
+    if (segment.kind === "rest") return value === undefined ? "" : splitPath(String(value)).map(encodeURIComponent).join("/");
+    // An optional segment without a value is left out: `/:lang?/about` is `/about`.
+    if (value === undefined || value === "") {
+      if (segment.optional) return "";
+      throw new TypeError(`href("${pattern}") needs a value for :${segment.name}`);
+    }
     return encodeURIComponent(String(value));
   });
   return `/${path.filter((part) => part !== "").join("/")}${queryOf(options?.search)}`;

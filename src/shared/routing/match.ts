@@ -1,21 +1,39 @@
-/** Path patterns: literal segments, `:name` parameters and a trailing `*` for the rest. */
+/** Path patterns: literal segments, `:name` parameters (`:name?` optional) and a trailing `*` for the rest. */
 export type Params = Record<string, string>;
 
-export type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "rest" };
+export type Segment = { kind: "static"; value: string } | { kind: "param"; name: string; optional?: true } | { kind: "rest" };
 
 export function splitPath(path: string): string[] {
   return path.split("/").filter((segment) => segment !== "");
 }
 
 export function parsePattern(pattern: string): Segment[] {
-  return splitPath(pattern).map((segment, index, all) => {
+  return splitPath(pattern).map((segment, index, all): Segment => {
     if (segment === "*") {
       if (index !== all.length - 1) throw new Error(`route pattern ${pattern}: * must be the last segment`);
       return { kind: "rest" };
     }
-    if (segment.startsWith(":")) return { kind: "param", name: segment.slice(1) };
+    const optional = segment.endsWith("?");
+    if (segment.startsWith(":")) return optional ? { kind: "param", name: segment.slice(1, -1), optional } : { kind: "param", name: segment.slice(1) };
+    // A path never holds a "?" (it starts the query): such a segment could match nothing.
+    if (segment.includes("?")) throw new Error(`route pattern ${pattern}: only a :param may be optional (${segment})`);
     return { kind: "static", value: segment };
   });
+}
+
+/**
+ * The patterns an optional segment stands for, each without the `?`: `/:lang?/about` is
+ * `/:lang/about` and `/about`. The fuller forms come first.
+ */
+export function expandOptional(segments: readonly Segment[]): Segment[][] {
+  let forms: Segment[][] = [[]];
+  for (const segment of segments) {
+    if (segment.kind === "param" && segment.optional) {
+      const present: Segment = { kind: "param", name: segment.name };
+      forms = forms.flatMap((form) => [[...form, present], form]);
+    } else forms = forms.map((form) => [...form, segment]);
+  }
+  return forms;
 }
 
 /** Static segments outrank parameters, which outrank a rest: `/items/new` before `/items/:id`. */
@@ -25,7 +43,7 @@ export function specificity(segments: readonly Segment[]): number {
   return score;
 }
 
-/** Params when the path's segments match the pattern's, else null. */
+/** Params when the path's segments match the pattern's (one without optional segments: see expandOptional), else null. */
 export function matchSegments(segments: readonly Segment[], path: readonly string[]): Params | null {
   const rest = segments.at(-1)?.kind === "rest";
   if (rest ? path.length < segments.length - 1 : path.length !== segments.length) return null;

@@ -137,12 +137,27 @@ export interface UploadLimits {
   types?: readonly string[];
 }
 
+/** The methods a resource route may export a handler for, in the order a 405's `Allow` lists them. */
+export const RESOURCE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type ResourceMethod = (typeof RESOURCE_METHODS)[number];
+
+/**
+ * A resource route's handlers, one per method (`export function PUT(context) {…}`), each seeing
+ * what an action sees; HEAD runs GET. The other form of a resource route is `load` and `action`:
+ * a module exports one form or the other, never both.
+ */
+export type ResourceHandlers = {
+  // Method syntax: a handler typed for its own pattern's params is still one of the table's.
+  [Method in ResourceMethod]?: { run(context: ActionContext): unknown }["run"];
+};
+
 /**
  * A route's server-only half (`X.server.ts`): never part of a browser bundle. Named by the route
- * table itself, without a component beside it, it is a resource route: what its loader (GET,
- * HEAD) or action returns is the answer, a web `Response` or data sent as JSON.
+ * table itself, without a component beside it, it is a resource route: what its handler for the
+ * method (`GET`, `PUT`…), or its loader (GET, HEAD) or action, returns is the answer, a web
+ * `Response` or data sent as JSON.
  */
-export interface ServerRouteModule {
+export interface ServerRouteModule extends ResourceHandlers {
   /** Runs on the server only; its result must be JSON-serialisable (it is sent to the browser). */
   // Method syntax: a loader typed for its own pattern's params is still a loader of the table.
   load?(context: LoaderContext): unknown;

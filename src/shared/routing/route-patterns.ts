@@ -28,12 +28,26 @@ type EntryOf<Route, Parent extends string> = Route extends { index: true }
 /** Every entry of an app's table, the root layout's `/` included. */
 export type TableEntries<App extends AppConfig> = Entry<"/", false> | EntriesOf<App["routes"], "">;
 
-type SegmentParam<Segment extends string> = Segment extends `:${infer Name}` ? Name : Segment extends "*" ? "*" : never;
+type SegmentsOf<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}` ? Head | SegmentsOf<Tail> : Pattern;
+type RequiredName<Segment extends string> = Segment extends `:${string}?` ? never : Segment extends `:${infer Name}` ? Name : Segment extends "*" ? "*" : never;
+type OptionalName<Segment extends string> = Segment extends `:${infer Name}?` ? Name : never;
 
-/** The parameter names of a pattern: `:name` segments, and `*` for a trailing splat. */
-export type ParamNames<Pattern extends string> = Pattern extends `${infer Head}/${infer Tail}`
-  ? SegmentParam<Head> | ParamNames<Tail>
-  : SegmentParam<Pattern>;
+/** The names of a pattern's required params: `:name` segments, and `*` for a trailing splat. */
+export type RequiredParamNames<Pattern extends string> = RequiredName<SegmentsOf<Pattern>>;
 
-/** The params a pattern gives its route: `"/notes/:id"` gives `{ id: string }`, a trailing `*` its splat as `"*"`. */
-export type RouteParams<Pattern extends string> = { readonly [Name in ParamNames<Pattern>]: string };
+/** The names of a pattern's optional params: `:name?` segments. */
+export type OptionalParamNames<Pattern extends string> = OptionalName<SegmentsOf<Pattern>>;
+
+/** The parameter names of a pattern: `:name` and `:name?` segments, and `*` for a trailing splat. */
+export type ParamNames<Pattern extends string> = RequiredParamNames<Pattern> | OptionalParamNames<Pattern>;
+
+/** One object type for an intersection, so that the compiler shows (and compares) it as written. */
+export type Flatten<Type> = { [Key in keyof Type]: Type[Key] };
+
+/**
+ * The params a pattern gives its route: `"/notes/:id"` gives `{ id: string }`, a trailing `*` its
+ * splat as `"*"`, and `"/:lang?/about"` gives `{ lang?: string | undefined }` (absent when the path has none).
+ */
+export type RouteParams<Pattern extends string> = Flatten<
+  { readonly [Name in RequiredParamNames<Pattern>]: string } & { readonly [Name in OptionalParamNames<Pattern>]?: string | undefined }
+>;

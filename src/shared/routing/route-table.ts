@@ -1,6 +1,6 @@
 import { NOT_FOUND_ROUTE } from "../sentry/reporting-rules";
 import { type AppConfig, type RouteConfig, routeId } from "./config";
-import { matchSegments, type Params, parsePattern, type Segment, specificity, splitPath } from "./match";
+import { expandOptional, matchSegments, type Params, parsePattern, type Segment, specificity, splitPath } from "./match";
 
 export interface RouteMatch {
   /** The route module's id (its file without extension). */
@@ -21,6 +21,21 @@ export interface Branch {
   segments: Segment[];
   ids: string[];
   diagnostic: boolean;
+}
+
+/** One form of a branch's pattern, its optional segments each present or left out: what a path is matched against. */
+interface Form {
+  branch: Branch;
+  segments: Segment[];
+  score: number;
+  /** How many optional segments the branch's pattern has: at equal specificity, fewer ranks first. */
+  optionals: number;
+  order: number;
+}
+
+/** Most specific first; then the pattern without optional segments (`/about` before `/:lang?/about`); then the table's order. */
+function rank(forms: Form[]): Form[] {
+  return forms.sort((a, b) => b.score - a.score || a.optionals - b.optionals || a.order - b.order);
 }
 
 // Shared by every match of a pattern without parameters; frozen, so no loader can change it for the next.
@@ -46,7 +61,9 @@ export class RouteTable {
   /** The app's feedback page (AppConfig.feedbackPage), or null. */
   readonly feedbackPage: string | null;
   readonly #branches: Branch[] = [];
-  /** Patterns without parameters, answered without a search: the same chain object every time. */
+  /** Every form of every branch, ranked: the order paths are matched in. */
+  readonly #forms: Form[];
+  /** Paths of the forms without parameters, answered without a search: the same chain object every time. */
   readonly #static = new Map<string, { matched: MatchedRoutes; diagnostic: boolean }>();
   /** Every route's id by its full pattern, layouts included, outermost first (an index route shares its layout's). */
   readonly #idsByPattern = new Map<string, string[]>([["/", []]]);
@@ -57,13 +74,19 @@ export class RouteTable {
     this.feedbackPage = feedbackPageOf(config);
     this.#idsByPattern.get("/")?.push(this.rootId);
     this.#collect(config.routes, [], [this.rootId], false);
-    const ranked = this.#branches.map((branch, order) => ({ branch, order, score: specificity(branch.segments) }));
-    ranked.sort((a, b) => b.score - a.score || a.order - b.order);
-    this.#branches = ranked.map(({ branch }) => branch);
-    for (const branch of [...this.#branches].reverse()) {
-      if (branch.segments.every((segment) => segment.kind === "static")) {
+    this.#forms = rank(
+      this.#branches.flatMap((branch, order) => {
+        const optionals = branch.segments.filter((segment) => segment.kind === "param" && segment.optional).length;
+        return expandOptional(branch.segments).map((segments) => ({ branch, segments, score: specificity(segments), optionals, order }));
+      }),
+    );
+    // Each page once, at its best-ranked form.
+    this.#branches = [...new Set(this.#forms.map((form) => form.branch))];
+    for (const { branch, segments } of [...this.#forms].reverse()) {
+      if (segments.every((segment) => segment.kind === "static")) {
         const matches = branch.ids.map((id) => ({ id, params: NO_PARAMS }));
-        this.#static.set(branch.pattern, { matched: { pattern: branch.pattern, matches }, diagnostic: branch.diagnostic });
+        const path = `/${segments.map((segment) => (segment as { value: string }).value).join("/")}`;
+        this.#static.set(path, { matched: { pattern: branch.pattern, matches }, diagnostic: branch.diagnostic });
       }
     }
   }
@@ -102,9 +125,9 @@ export class RouteTable {
     const path = splitPath(pathname);
     const known = this.#static.get(`/${path.join("/")}`);
     if (known && (diagnostics || !known.diagnostic)) return known.matched;
-    for (const branch of this.#branches) {
+    for (const { branch, segments } of this.#forms) {
       if (branch.diagnostic && !diagnostics) continue;
-      const params = matchSegments(branch.segments, path);
+      const params = matchSegments(segments, path);
       if (params) return { pattern: branch.pattern, matches: branch.ids.map((id) => ({ id, params })) };
     }
     return null;
