@@ -58,6 +58,11 @@ export interface AppDependencies {
   rateLimits?: RateLimits;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
+  /**
+   * The build's prerender run only: route code may read no more than its params, and every
+   * render error is handed here (the build fails on it, naming the route).
+   */
+  prerendering?: { onRenderError: (error: unknown, ctx: Context) => void };
 }
 
 /** The Redis session store when SESSION_STORE=redis (the environment's check made sure REDIS_URL is set). */
@@ -82,6 +87,7 @@ export function createApp(deps: AppDependencies): Koa {
   else loadAppSettings(settings);
 
   const logRenderError = (error: unknown, ctx: Context) => {
+    if (deps.prerendering) return deps.prerendering.onRenderError(error, ctx);
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
@@ -162,6 +168,7 @@ export function createApp(deps: AppDependencies): Koa {
         observeRender: deps.observeRender,
         services: { rateLimits, userFeedback },
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+        prerendering: deps.prerendering !== undefined,
       }),
     ),
   );

@@ -49,6 +49,7 @@ export type {
   LoaderData,
   MetaTag,
   PageProps,
+  Prerender,
   RouteError,
   RouteHeaders,
   RouteMiddleware,
