@@ -20,6 +20,7 @@ export const diagnosticsRoutes = {
       route("forbidden", "diagnostics/ForbiddenPage.tsx"),
       route("guarded", "diagnostics/guarded/GuardedLayout.tsx", [route("inner", "diagnostics/guarded/GuardedInner.tsx")]),
       route("cached", "diagnostics/CachedPage.tsx"),
+      route("prerendered", "diagnostics/PrerenderedPage.tsx"),
       route("fetchers", "diagnostics/FetchersPage.tsx"),
       route("revalidation", "diagnostics/revalidation/RevalidationLayout.tsx", [
         route("first", "diagnostics/revalidation/FirstChild.tsx"),

@@ -21,6 +21,8 @@ import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
+import type { RuntimeConfig } from "../shared/document/payload";
+import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
 import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
@@ -62,7 +64,25 @@ export interface AppDependencies {
    * The build's prerender run only: route code may read no more than its params, and every
    * render error is handed here (the build fails on it, naming the route).
    */
-  prerendering?: { onRenderError: (error: unknown, ctx: Context) => void };
+  prerendering?: PrerenderHooks;
+  /** The build's prerendered pages (dist/prerendered/), answered without running loaders. */
+  prerendered?: PrerenderedBuild;
+}
+
+/** The build's prerender run: told of every page answer (to keep) and every render error (to fail on). */
+export interface PrerenderHooks {
+  onAnswer: (ctx: Context) => void;
+  onRenderError: (error: unknown, ctx: Context) => void;
+}
+
+/** The browser's runtime config of this app's pages: chosen at start, so one build serves every environment. */
+export function pageRuntimeConfig(deps: Pick<AppDependencies, "env" | "routes" | "monitoring" | "publicDir">): RuntimeConfig {
+  const { feedbackPage } = deps.routes.table;
+  return runtimeConfig(deps.env, {
+    // User feedback goes out through error reporting, so it can be sent exactly when that is on.
+    feedbackPage: feedbackPage ? { path: feedbackPage, available: deps.monitoring !== undefined } : null,
+    favicon: publicFileExists(deps.publicDir, "favicon.ico"),
+  });
 }
 
 /** The Redis session store when SESSION_STORE=redis (the environment's check made sure REDIS_URL is set). */
@@ -145,9 +165,15 @@ export function createApp(deps: AppDependencies): Koa {
     }),
   ];
   const rateLimits = deps.rateLimits ?? createRateLimits();
-  // User feedback goes out through error reporting, so it can be sent exactly when that is on.
   const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
-  const { feedbackPage } = deps.routes.table;
+  const pageConfig = pageRuntimeConfig(deps);
+  const { prerendering } = deps;
+  if (prerendering) {
+    app.use(async (ctx, next) => {
+      await next();
+      prerendering.onAnswer(ctx);
+    });
+  }
   // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
   const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
   app.use(
@@ -159,16 +185,14 @@ export function createApp(deps: AppDependencies): Koa {
         exposeErrors: development,
         renderTimeoutMs: env.RENDER_TIMEOUT_MS,
         manifest: deps.assets.manifest,
-        runtimeConfig: runtimeConfig(env, {
-          feedbackPage: feedbackPage ? { path: feedbackPage, available: userFeedback !== undefined } : null,
-          favicon: publicFileExists(deps.publicDir, "favicon.ico"),
-        }),
+        runtimeConfig: pageConfig,
+        prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
         logError: logRenderError,
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
         services: { rateLimits, userFeedback },
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
-        prerendering: deps.prerendering !== undefined,
+        prerendering: prerendering !== undefined,
       }),
     ),
   );

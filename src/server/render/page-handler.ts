@@ -24,6 +24,8 @@ export interface PageHandlerOptions extends RequestOptions {
   manifest: BuildManifest;
   runtimeConfig: RuntimeConfig;
   observeRender?: (route: string, seconds: number) => void;
+  /** Answers a prerendered URL from the build (true when it did), before any loader. */
+  prerendered?: (ctx: Context, request: ClassifiedRequest) => boolean;
 }
 
 type WriteOptions = DocumentOptions & DataAnswerOptions;
@@ -44,6 +46,7 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
     if (request.kind === "data" ? refuseData(ctx, request, write.build) : refuseMethod(ctx, request)) return;
     const report = options.monitoring?.forRequest(ctx.req);
     labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
+    if (options.prerendered?.(ctx, request)) return;
     const scope = beginRequest(ctx, request, report, options);
     const outcome = resolve(request, scope);
     // Without a closure on the usual, synchronous path.
