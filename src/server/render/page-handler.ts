@@ -42,13 +42,16 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
     assetsFor: routeAssets(options.manifest),
     scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
   };
+  // The build's prerender run asks each page twice (document, data answer): one run of its loaders serves both.
+  const resolved = options.prerendering ? new Map<string, ReturnType<typeof resolve>>() : undefined;
   return (ctx, request) => {
     if (request.kind === "data" ? refuseData(ctx, request, write.build) : refuseMethod(ctx, request)) return;
     const report = options.monitoring?.forRequest(ctx.req);
     labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
     if (options.prerendered?.(ctx, request)) return;
     const scope = beginRequest(ctx, request, report, options);
-    const outcome = resolve(request, scope);
+    const outcome = resolved?.get(request.pagePath) ?? resolve(request, scope);
+    resolved?.set(request.pagePath, outcome);
     // Without a closure on the usual, synchronous path.
     if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, scope, resolved, write));
     return answer(ctx, request, scope, outcome, write);
