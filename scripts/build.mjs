@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Production build: client (minified, split, hashed) then server (packages bundled, except the
 // few in SERVER_EXTERNALS: see scripts/build/options.mjs).
+import { spawnSync } from "node:child_process";
 import { cp, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
 const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
-const BUILD_OUTPUTS = ["client", "server", "public", "manifest.json"];
+const BUILD_OUTPUTS = ["client", "server", "public", "prerendered", "manifest.json"];
 const started = performance.now();
 
 // The app's public files (robots.txt, favicon.ico, .well-known/), served at the site's root: none
@@ -39,6 +40,14 @@ const servable = (source) =>
     .split(path.sep)
     .every((name, depth) => !name.startsWith(".") || (depth === 0 && name === ".well-known"));
 if (existsSync(publicDir)) await cp(publicDir, path.join(outDir, "public"), { recursive: true, verbatimSymlinks: true, filter: servable });
+// The pages that declare `prerender`, rendered by this build's own server into prerendered/. A page
+// that cannot be (it read the request) fails the build; without manifest.json no server starts on it.
+const prerender = spawnSync(process.execPath, [path.join(outDir, "server", "prerender.js")], { stdio: "inherit" });
+if (prerender.status !== 0) {
+  await rm(path.join(outDir, "manifest.json"), { force: true });
+  console.error(`build failed: ${path.relative(ROOT, outDir)}/ has pages that could not be prerendered`);
+  process.exit(1);
+}
 
 console.log(
   `built ${path.relative(ROOT, outDir)}/ (build ${manifest.buildId}) in ${Math.round(performance.now() - started)} ms`,

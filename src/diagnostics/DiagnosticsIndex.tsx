@@ -14,6 +14,7 @@ const PATHS = [
   { href: "/diagnostics/guarded/inner", label: "Guarded (middleware redirect)" },
   { href: "/diagnostics/api/echo?hello=world", label: "Resource route (JSON echo)" },
   { href: "/diagnostics/cached", label: "Cached page (ETag, 304)" },
+  { href: "/diagnostics/prerendered", label: "Prerendered page (built once)" },
   { href: "/diagnostics/fetchers", label: "Fetchers (two counters side by side)" },
   { href: "/diagnostics/revalidation/first", label: "Revalidation (a layout loader kept between its children)" },
   { href: "/diagnostics/deferred", label: "Deferred data (streams in)" },

@@ -21,6 +21,7 @@ export const diagnosticsRoutes = {
       route("guarded", "diagnostics/guarded/GuardedLayout.tsx", [route("inner", "diagnostics/guarded/GuardedInner.tsx")]),
       route("cached", "diagnostics/CachedPage.tsx"),
       route("page-cache", "diagnostics/PageCachePage.tsx"),
+      route("prerendered", "diagnostics/PrerenderedPage.tsx"),
       route("fetchers", "diagnostics/FetchersPage.tsx"),
       route("revalidation", "diagnostics/revalidation/RevalidationLayout.tsx", [
         route("first", "diagnostics/revalidation/FirstChild.tsx"),

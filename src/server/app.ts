@@ -24,6 +24,8 @@ import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
 import { detachedContext } from "./page-cache/detached-context";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
+import type { RuntimeConfig } from "../shared/document/payload";
+import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
 import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
@@ -63,6 +65,29 @@ export interface AppDependencies {
   observePageCache?: (result: PageCacheResult) => void;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
+  /**
+   * The build's prerender run only: route code may read no more than its params, and every
+   * render error is handed here (the build fails on it, naming the route).
+   */
+  prerendering?: PrerenderHooks;
+  /** The build's prerendered pages (dist/prerendered/), answered without running loaders. */
+  prerendered?: PrerenderedBuild;
+}
+
+/** The build's prerender run: told of every page answer (to keep) and every render error (to fail on). */
+export interface PrerenderHooks {
+  onAnswer: (ctx: Context) => void;
+  onRenderError: (error: unknown, ctx: Context) => void;
+}
+
+/** The browser's runtime config of this app's pages: chosen at start, so one build serves every environment. */
+export function pageRuntimeConfig(deps: Pick<AppDependencies, "env" | "routes" | "monitoring" | "publicDir">): RuntimeConfig {
+  const { feedbackPage } = deps.routes.table;
+  return runtimeConfig(deps.env, {
+    // User feedback goes out through error reporting, so it can be sent exactly when that is on.
+    feedbackPage: feedbackPage ? { path: feedbackPage, available: deps.monitoring !== undefined } : null,
+    favicon: publicFileExists(deps.publicDir, "favicon.ico"),
+  });
 }
 
 /** The Redis session store when SESSION_STORE=redis (the environment's check made sure REDIS_URL is set). */
@@ -87,6 +112,7 @@ export function createApp(deps: AppDependencies): Koa {
   else loadAppSettings(settings);
 
   const logRenderError = (error: unknown, ctx: Context) => {
+    if (deps.prerendering) return deps.prerendering.onRenderError(error, ctx);
     logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
@@ -144,17 +170,26 @@ export function createApp(deps: AppDependencies): Koa {
     }),
   ];
   const rateLimits = deps.rateLimits ?? createRateLimits();
-  // User feedback goes out through error reporting, so it can be sent exactly when that is on.
   const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
-  const pageCache = createPageCache({
-    maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
-    redis: deps.redis,
-    observe: deps.observePageCache,
-    onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
-    detachedContext,
-  });
-  registerPageCache(pageCache);
-  const { feedbackPage } = deps.routes.table;
+  const { prerendering } = deps;
+  // The build's prerender run renders each page for keeps: nothing to cache there.
+  const pageCache = prerendering
+    ? undefined
+    : createPageCache({
+        maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
+        redis: deps.redis,
+        observe: deps.observePageCache,
+        onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
+        detachedContext,
+      });
+  if (pageCache) registerPageCache(pageCache);
+  const pageConfig = pageRuntimeConfig(deps);
+  if (prerendering) {
+    app.use(async (ctx, next) => {
+      await next();
+      prerendering.onAnswer(ctx);
+    });
+  }
   // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
   const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
   app.use(
@@ -166,16 +201,15 @@ export function createApp(deps: AppDependencies): Koa {
         exposeErrors: development,
         renderTimeoutMs: env.RENDER_TIMEOUT_MS,
         manifest: deps.assets.manifest,
-        runtimeConfig: runtimeConfig(env, {
-          feedbackPage: feedbackPage ? { path: feedbackPage, available: userFeedback !== undefined } : null,
-          favicon: publicFileExists(deps.publicDir, "favicon.ico"),
-        }),
+        runtimeConfig: pageConfig,
+        prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
         logError: logRenderError,
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
         services: { rateLimits, userFeedback },
         pageCache,
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+        prerendering: prerendering !== undefined,
       }),
     ),
   );

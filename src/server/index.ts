@@ -13,6 +13,7 @@ import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logger";
 import { createRateLimits } from "./limits/rate-limits";
 import { createMetrics, startMetricsServer } from "./metrics";
+import { loadPrerendered } from "./prerender/prerendered-pages";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
 
@@ -69,6 +70,7 @@ const app = createApp({
   readiness,
   routes: appRoutes,
   publicDir: path.join(distDir, "public"),
+  prerendered: loadPrerendered(distDir),
   tunnel,
   redis,
   rateLimits,

@@ -50,6 +50,7 @@ export type {
   LoaderData,
   MetaTag,
   PageProps,
+  Prerender,
   RouteError,
   RouteHeaders,
   RouteMiddleware,

@@ -22,7 +22,7 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, { report, o
   const assets = options.assetsFor(outcome.state.matches);
   const { status } = outcome;
   const headers = routeHeaders(options.routes, outcome.state);
-  const cacheable = isPublicPage(headers, status, context.personal);
+  const cacheable = options.prerendering === true || isPublicPage(headers, status, context.personal);
   // A HEAD's body is never sent, so nobody receives a deferred value (a cached page's is in its ETag).
   if (ctx.method === "HEAD" && !cacheable) audience?.abort();
   const page: PageRender = {

@@ -28,9 +28,13 @@ export interface PageHandlerOptions extends RequestOptions {
   observeRender?: (route: string, seconds: number) => void;
   /** Keeps the answers of pages that declare `cache`; without it every request renders. */
   pageCache?: PageCache;
+  /** Answers a prerendered URL from the build (true when it did), before any loader. */
+  prerendered?: (ctx: Context, request: ClassifiedRequest) => boolean;
 }
 
 type WriteOptions = DocumentOptions & DataAnswerOptions;
+/** The prerender run's outcomes by page path. */
+type ResolvedOutcomes = Map<string, ReturnType<typeof resolve>>;
 
 /**
  * The page path's handler, behind `classifying`: refuses what may not run (405, a data request's
@@ -45,8 +49,14 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
     scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
   };
   const { pageCache } = options;
+  // The build's prerender run asks each page twice (document, data answer): one run of its loaders serves both.
+  const resolved: ResolvedOutcomes | undefined = options.prerendering ? new Map() : undefined;
   return (ctx, request) => {
     if (request.kind === "data" ? refuseData(ctx, request, write.build) : refuseMethod(ctx, request)) return;
+    if (options.prerendered?.(ctx, request)) {
+      labelRoute(ctx, options.monitoring?.forRequest(ctx.req), request.matched?.pattern ?? NOT_FOUND_ROUTE);
+      return;
+    }
     const plan = pageCache && cachePlan(ctx, request, options.routes, write.build);
     if (plan) {
       return pageCache.serve(ctx, plan, async (target) => {
@@ -55,16 +65,23 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
         return !run.scope.context.personal;
       });
     }
-    return handle(ctx, request, options, write).done;
+    return handle(ctx, request, options, write, resolved).done;
   };
 }
 
 /** Resolves the request and writes its answer; the scope tells afterwards whether it depended on who asked. */
-function handle(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions, write: WriteOptions): { scope: RequestScope; done: MaybePromise<void> } {
+function handle(
+  ctx: Context,
+  request: ClassifiedRequest,
+  options: PageHandlerOptions,
+  write: WriteOptions,
+  resolved?: ResolvedOutcomes,
+): { scope: RequestScope; done: MaybePromise<void> } {
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
   const scope = beginRequest(ctx, request, report, options);
-  const outcome = resolve(request, scope);
+  const outcome = resolved?.get(request.pagePath) ?? resolve(request, scope);
+  resolved?.set(request.pagePath, outcome);
   // Without a closure on the usual, synchronous path.
   if (outcome instanceof Promise) return { scope, done: outcome.then((resolved) => answer(ctx, request, scope, resolved, write)) };
   return { scope, done: answer(ctx, request, scope, outcome, write) };

@@ -27,6 +27,8 @@ export interface DocumentOptions {
   observeRender?: (route: string, seconds: number) => void;
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets;
   scriptFor: PageRender["scriptFor"];
+  /** The build's prerender run: every page is rendered whole, to be kept as a public one is. */
+  prerendering?: boolean;
 }
 
 /** A page that depends on who asks is for this visitor only; one with a public policy may be kept by caches. */

@@ -5,6 +5,7 @@ import type { RequestMonitoring, RequestReport } from "../monitoring/request-mon
 import type { AppRoutes } from "../routing/app-routes";
 import type { ClassifiedRequest } from "./classify";
 import type { ResolveOptions } from "./outcome";
+import { PrerenderRequestContext } from "../prerender/prerender-context";
 import { PageRequestContext } from "./request-context";
 
 export interface RequestOptions {
@@ -18,6 +19,8 @@ export interface RequestOptions {
   services: ActionServices;
   /** Leading bits of an IPv6 address that make the request context's `clientKey` (RATE_LIMIT_IPV6_PREFIX). */
   ipv6Prefix: number;
+  /** Set by the build's prerender run only: route code may read no more than its params (PrerenderRequestContext). */
+  prerendering?: boolean;
 }
 
 /** One request's own pieces, built from `ctx` once: what resolve() and the writers use instead of it. */
@@ -29,7 +32,7 @@ export interface RequestScope extends ResolveOptions {
 
 /** Builds the request's context, its error reporting and its URL (on first read); `report` is already named by route. */
 export function beginRequest(ctx: Context, request: ClassifiedRequest, report: RequestReport | undefined, options: RequestOptions): RequestScope {
-  const { matched, pagePath, requested } = request;
+  const { requested } = request;
   return {
     routes: options.routes,
     exposeErrors: options.exposeErrors,
@@ -39,6 +42,13 @@ export function beginRequest(ctx: Context, request: ClassifiedRequest, report: R
     },
     loadOnly: requested?.ok ? requested.only : undefined,
     report,
-    context: new PageRequestContext(ctx, matched?.matches[0]?.params ?? {}, () => requestUrl(ctx, pagePath), options.services, options.ipv6Prefix),
+    context: requestContext(ctx, request, options),
   };
+}
+
+function requestContext(ctx: Context, { matched, pagePath }: ClassifiedRequest, options: RequestOptions): PageRequestContext {
+  const params = matched?.matches[0]?.params ?? {};
+  const url = () => requestUrl(ctx, pagePath);
+  if (!options.prerendering) return new PageRequestContext(ctx, params, url, options.services, options.ipv6Prefix);
+  return new PrerenderRequestContext(matched?.pattern ?? pagePath, ctx, params, url, options.services, options.ipv6Prefix);
 }

@@ -183,7 +183,21 @@ export interface ServerRouteModule extends ResourceHandlers {
    * own (the chain's deepest route) counts. It also sets `Cache-Control: public, s-maxage, stale-while-revalidate`.
    */
   cache?: PageCachePolicy;
+  /**
+   * A page rendered once, by `npm run build`, and served from the build without running its
+   * loaders: `true` for a page without params, or the params to build (see `Prerender`). A layout's is not read.
+   */
+  prerender?: Prerender;
 }
+
+/**
+ * A page's `prerender` export: `true`, or for a pattern with params the list of params to build
+ * (a function, async or not, run once at build). `Prerender<"/notes/:id">` types the params by
+ * the route's full pattern.
+ */
+export type Prerender<Pattern extends RoutePattern = never> =
+  | true
+  | (() => readonly Readonly<ParamsOf<Pattern>>[] | Promise<readonly Readonly<ParamsOf<Pattern>>[]>);
 
 /** Route modules by id, loaded: the server has all of them, the browser those it has rendered. */
 export interface RouteModules {

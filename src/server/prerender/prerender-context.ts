@@ -1,0 +1,63 @@
+import type { Context } from "koa";
+import type { Params } from "../../shared/routing/match";
+import type { ActionServices, RequestCookies, Session } from "../../shared/routing/request";
+import { PageRequestContext } from "../request/request-context";
+import { PrerenderError } from "./prerender-error";
+
+/** The page's URL at build: its path only, and reading the query (none at build) is refused. */
+function pathOnlyUrl(url: URL, refuse: (read: string) => never): URL {
+  return new (class extends URL {
+    override get search(): string {
+      return refuse("the query (url.search)");
+    }
+    override get searchParams(): URLSearchParams {
+      return refuse("the query (url.searchParams)");
+    }
+  })(url.pathname, url.origin);
+}
+
+/**
+ * The request context of a page rendered at build: what only a visitor's request has (cookies,
+ * the session, headers, the client's address, the query) throws a PrerenderError naming the
+ * route, so such a page fails the build instead of freezing one request's answer for everybody.
+ */
+export class PrerenderRequestContext extends PageRequestContext {
+  readonly #route: string;
+  readonly #path: URL;
+
+  constructor(route: string, ctx: Context, params: Params, url: () => URL, services: ActionServices, ipv6Prefix: number) {
+    super(ctx, params, url, services, ipv6Prefix);
+    this.#route = route;
+    this.#path = pathOnlyUrl(url(), (read) => this.#refuse(read));
+  }
+
+  #refuse(read: string): never {
+    throw new PrerenderError(this.#route, read);
+  }
+
+  override readonly header = (name: string): string => this.#refuse(`the ${name} header`);
+
+  override get url(): URL {
+    return this.#path;
+  }
+
+  override get headers(): Readonly<Record<string, string | string[] | undefined>> {
+    return this.#refuse("the request headers");
+  }
+
+  override get clientIp(): string {
+    return this.#refuse("the client's address (clientIp)");
+  }
+
+  override get clientKey(): string {
+    return this.#refuse("the client's address (clientKey)");
+  }
+
+  override get cookies(): RequestCookies {
+    return this.#refuse("cookies");
+  }
+
+  override get session(): Session {
+    return this.#refuse("the session");
+  }
+}

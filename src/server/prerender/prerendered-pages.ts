@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { Context } from "koa";
+import type { RuntimeConfig } from "../../shared/document/payload";
+import { serializeAsScriptValue } from "../../shared/document/serialize";
+import { type StoredAnswer, writeStored } from "../page-cache/stored-page";
+import type { ClassifiedRequest } from "../request/classify";
+
+/** Where a build keeps its prerendered pages, beside its other outputs. */
+export const PRERENDERED_DIR = "prerendered";
+const MANIFEST = "manifest.json";
+
+/** One prerendered URL: its document and the data answer a client navigation fetches. */
+export interface PrerenderedPage {
+  path: string;
+  pattern: string;
+  document: StoredAnswer;
+  data: StoredAnswer;
+}
+
+/** What `dist/prerendered/manifest.json` lists; each page's answers are in a file of their own. */
+export interface PrerenderedManifest {
+  buildId: string;
+  /** The browser's runtime config the documents were rendered with, as their payload scripts carry it. */
+  config: string;
+  pages: { path: string; pattern: string; file: string }[];
+}
+
+export interface PrerenderedBuild {
+  config: string;
+  pages: PrerenderedPage[];
+}
+
+/** A build's prerendered pages, read once at start; undefined when the build has none. */
+export function loadPrerendered(distDir: string): PrerenderedBuild | undefined {
+  const dir = path.join(distDir, PRERENDERED_DIR);
+  if (!existsSync(path.join(dir, MANIFEST))) return undefined;
+  const manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), "utf8")) as PrerenderedManifest;
+  const pages = manifest.pages.map(({ file }) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as PrerenderedPage);
+  return { config: manifest.config, pages };
+}
+
+/** The payload script's config part: the only place the runtime config is in a document. */
+const configPart = (json: string) => `"config":${json}`;
+
+/**
+ * The document with this server's runtime config (DSN, environment, release: chosen at start,
+ * not at build) in place of the build's; undefined if the build's is not found exactly once.
+ */
+function withServerConfig(document: StoredAnswer, built: string, served: string): StoredAnswer | undefined {
+  if (built === served) return document;
+  const parts = document.body.split(configPart(built));
+  if (parts.length !== 2) return undefined;
+  const etag = `W/"${createHash("sha256").update(`${document.etag}\0${served}`).digest("base64url").slice(0, 27)}"`;
+  return { ...document, body: parts.join(configPart(served)), etag };
+}
+
+/**
+ * Answers a page read (GET, HEAD, document or data request) of a prerendered URL from the build,
+ * without running any loader; true when it did. A page whose document could not take this
+ * server's config is left to render.
+ */
+export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfig): (ctx: Context, request: ClassifiedRequest) => boolean {
+  const served = serializeAsScriptValue(config);
+  const byPath = new Map<string, { pattern: string; document: StoredAnswer; data: StoredAnswer }>();
+  for (const page of build.pages) {
+    const document = withServerConfig(page.document, build.config, served);
+    if (document) byPath.set(page.path, { pattern: page.pattern, document, data: page.data });
+  }
+  return (ctx, request) => {
+    if (request.kind !== "document" && request.kind !== "data") return false;
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") return false;
+    const page = byPath.get(request.pagePath);
+    // The pattern too: a diagnostics page is matched (so served) only while they are enabled.
+    if (!page || page.pattern !== request.matched?.pattern) return false;
+    writeStored(ctx, request.kind === "document" ? page.document : page.data);
+    return true;
+  };
+}
