@@ -29,6 +29,7 @@ export const diagnosticsRoutes = {
       route("limited", "diagnostics/LimitedPage.tsx"),
       route("search", "diagnostics/SearchPage.tsx"),
       route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
+      route("toolkit", "diagnostics/ToolkitPage.tsx"),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),
     ],
