@@ -9,7 +9,7 @@ import { settled } from "./fetchers/fetcher-status";
 import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
 import { PAGE } from "./requests";
-import { currentPath, type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
+import { type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
 import { show } from "./view-transition";
 
 export const IDLE: Navigation = { state: "idle" };

@@ -13,11 +13,11 @@ export function popState(core: RouterCore, event: PopStateEvent): void {
   if (own === "restore") return;
   const entry = event.state as HistoryEntry | null;
   const key = entry?.key ?? newKey();
-  const index = entry?.idx ?? store.state.entryIndex;
-  if (!entry?.key) env.history.replaceState({ ...entry, key, idx: index }, "");
+  // An entry without one is new, made by the browser itself (a link to a fragment): the next one.
+  const index = entry?.idx ?? store.state.entryIndex + 1;
+  if (entry?.key === undefined || entry.idx === undefined) env.history.replaceState({ ...entry, key, idx: index }, "");
   const url = new URL(env.location.href);
   const state = entry?.usr ?? null;
-  // Without an index the distance is unknown and the URL cannot be put back: such a move is not held.
   const delta = entry?.idx === undefined ? 0 : index - store.state.entryIndex;
   const resume = () => {
     blocking.ownPop = "proceed";
