@@ -110,7 +110,8 @@ describe.skipIf(!hasChromium)("the router's toolkit in a browser", () => {
     expect(await page.evaluate(() => typeof document.startViewTransition)).toBe("function");
     await page.evaluate(() => {
       const original = document.startViewTransition.bind(document);
-      const seen = ((window as unknown as { transitions: string[] }).transitions = [] as string[]);
+      const seen: string[] = [];
+      (window as unknown as { transitions: string[] }).transitions = seen;
       document.startViewTransition = ((update: () => void) =>
         original(() => {
           seen.push(`before ${location.pathname}`);

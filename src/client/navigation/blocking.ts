@@ -1,26 +1,9 @@
-import type { BlockerArgs, BlockerFunction } from "../../shared/navigation/router-context";
+import type { BlockerArgs } from "../../shared/navigation/router-context";
 import { UNBLOCKED } from "../../shared/navigation/router-state";
 import type { RouterCore } from "./router-core";
 
+export { Blocking } from "./blocking-state";
 export { UNBLOCKED };
-
-/**
- * useBlocker's function and the navigation it holds. A held back/forward has already moved the
- * URL, so the router moves it back itself; `ownPop` names the popstate that move causes.
- */
-export class Blocking {
-  shouldBlock: BlockerFunction | undefined;
-  held: (() => void) | undefined;
-  /** The next popstate is the router's own: "restore" (the URL put back, ignored) or "proceed" (let through). */
-  ownPop: "restore" | "proceed" | undefined;
-
-  register(shouldBlock: BlockerFunction): () => void {
-    this.shouldBlock = shouldBlock;
-    return () => {
-      if (this.shouldBlock === shouldBlock) this.shouldBlock = undefined;
-    };
-  }
-}
 
 /** Whether the blocker holds this navigation; when it does, `resume` runs on proceed(). */
 export function holds(core: RouterCore, next: BlockerArgs["nextLocation"], historyAction: BlockerArgs["historyAction"], resume: () => void): boolean {
