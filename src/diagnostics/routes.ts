@@ -31,6 +31,7 @@ export const diagnosticsRoutes = {
       route("limited", "diagnostics/LimitedPage.tsx"),
       route("search", "diagnostics/SearchPage.tsx"),
       route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
+      route("toolkit", "diagnostics/ToolkitPage.tsx"),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),
       route("api/items/:id", "diagnostics/api/item.server.ts"),

@@ -8,8 +8,18 @@ export { href, type HrefOptions, type HrefParams, type HrefPattern, type HrefSea
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
-export { useFetchers, useNavigation, useRevalidator } from "./navigation/router-context";
-export type { FetcherStatus, Navigation } from "./navigation/router-state";
+export {
+  type BlockerArgs,
+  type BlockerFunction,
+  type NavigateOptions,
+  useFetchers,
+  useNavigation,
+  useRevalidator,
+} from "./navigation/router-context";
+export type { BlockerState, FetcherStatus, Navigation, RouterLocation } from "./navigation/router-state";
+export { type SearchParamsInit, type SetSearchParams, useLocation, useParams, useSearchParams } from "./navigation/location-hooks";
+export { type NavigateFunction, useNavigate } from "./navigation/use-navigate";
+export { type Blocker, useBeforeUnload, useBlocker, useViewTransitionState } from "./navigation/use-blocker";
 export { Form, type FormState } from "./forms/Form";
 export {
   type Fetcher,

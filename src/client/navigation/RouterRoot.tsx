@@ -1,6 +1,7 @@
-import { useEffect, useLayoutEffect, useSyncExternalStore } from "react";
+import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
 import { App } from "../../shared/document/App";
 import type { DocumentPayload } from "../../shared/document/payload";
+import { servedLocation } from "../../shared/navigation/location-hooks";
 import { RouterContext } from "../../shared/navigation/router-context";
 import type { BrowserRouter } from "./browser-router";
 import type { ClientRoutes } from "./client-routes";
@@ -19,6 +20,8 @@ export function RouterRoot({ router, routes, payload }: Props) {
   // The server rendered this same page: the same values while hydrating.
   const page = useSyncExternalStore(router.subscribe, readPage, readPage);
   const location = useSyncExternalStore(router.subscribe, readLocation, readLocation);
+  // What the server saw of the address this document was rendered for: useLocation() while hydrating.
+  const [served] = useState(() => servedLocation(location.pathname, location.search));
   // A route module swapped in development (Fast Refresh): its head and error component are read anew.
   useSyncExternalStore(routes.subscribe, routes.revision, routes.revision);
   // Scroll, focus and the end of the navigation, once the new page is on screen.
@@ -38,6 +41,7 @@ export function RouterRoot({ router, routes, payload }: Props) {
         Boundary={OutletErrorBoundary}
         feedbackPage={payload.config.feedbackPage}
         favicon={payload.config.favicon}
+        served={served}
       />
     </RouterContext>
   );

@@ -1,6 +1,7 @@
 import type { FetcherSubmission } from "../../shared/navigation/fetcher-request";
-import type { NavigateOptions, Router } from "../../shared/navigation/router-context";
+import type { BlockerFunction, NavigateOptions, Router } from "../../shared/navigation/router-context";
 import type { RouteState } from "../../shared/routing/route-state";
+import { Blocking, proceed, reset, UNBLOCKED } from "./blocking";
 import type { ClientRoutes } from "./client-routes";
 import { DataFreshness } from "./data-freshness";
 import { eventsEffect } from "./effects/events";
@@ -11,7 +12,8 @@ import { scrollEffect } from "./effects/scroll";
 import type { RouterEnvironment } from "./environment";
 import { routeData } from "./fetch-route-data";
 import { fetcherRetainer, fetchFor } from "./fetchers/fetchers";
-import { IDLE, invalidate, locationOf, navigate, newKey, popState } from "./navigation";
+import { type HistoryEntry, IDLE, invalidate, locationOf, navigate, newKey } from "./navigation";
+import { popState } from "./pop-state";
 import { prefetch } from "./prefetch";
 import { PrefetchCache } from "./prefetch-cache";
 import { Requests } from "./requests";
@@ -39,11 +41,12 @@ export class BrowserRouter implements Router {
   readonly #retain: (key: string) => () => void;
 
   constructor(routes: ClientRoutes, { buildId, diagnostics, state, env }: BrowserRouterOptions) {
-    const entry = env.history.state as { key?: string } | null;
+    const entry = env.history.state as HistoryEntry | null;
     const key = entry?.key ?? newKey();
-    if (!entry?.key) env.history.replaceState({ ...entry, key }, "");
+    const entryIndex = entry?.idx ?? 0;
+    if (!entry?.key) env.history.replaceState({ ...entry, key, idx: entryIndex }, "");
     const initial: BrowserRouterState = {
-      location: locationOf(new URL(env.location.href), key),
+      location: locationOf(new URL(env.location.href), key, entry?.usr ?? null),
       historyAction: "pop",
       page: state,
       navigation: IDLE,
@@ -51,6 +54,10 @@ export class BrowserRouter implements Router {
       revalidation: "idle",
       freshAsOf: 0,
       started: undefined,
+      blocker: UNBLOCKED,
+      viewTransition: null,
+      entryIndex,
+      preventScrollReset: false,
     };
     const store = new RouterStore(initial);
     const core: RouterCore = {
@@ -62,6 +69,7 @@ export class BrowserRouter implements Router {
       requests: new Requests(),
       prefetched: new PrefetchCache(),
       freshness: new DataFreshness(),
+      blocking: new Blocking(),
     };
     this.#core = core;
     // In the order a full page load would: scroll, focus, the flag, then the navigation's end.
@@ -76,7 +84,12 @@ export class BrowserRouter implements Router {
   readonly state = (): BrowserRouterState => this.#core.store.state;
   readonly subscribe = (listener: () => void): (() => void) => this.#core.store.subscribe(listener);
   readonly navigate = (to: string, options: NavigateOptions = {}): Promise<void> => navigate(this.#core, to, options);
-  readonly submit = (action: string, body: URLSearchParams | FormData) => submit(this.#core, action, body);
+  readonly go = (delta: number): void => this.#core.env.history.go(delta);
+  readonly block = (shouldBlock: BlockerFunction): (() => void) => this.#core.blocking.register(shouldBlock);
+  readonly proceed = (): void => proceed(this.#core);
+  readonly reset = (): void => reset(this.#core);
+  readonly submit = (action: string, body: URLSearchParams | FormData, options: Pick<NavigateOptions, "viewTransition"> = {}) =>
+    submit(this.#core, action, body, options);
   readonly prefetch = (to: string): void => prefetch(this.#core, to);
   readonly fetch = (key: string, href: string, submission: FetcherSubmission | undefined) => fetchFor(this.#core, key, href, submission);
   readonly retainFetcher = (key: string): (() => void) => this.#retain(key);

@@ -5,13 +5,13 @@
 export interface RouterEnvironment {
   /** The address on screen; `assign` and `reload` leave the page (the router's one way out). */
   location: Pick<Location, "href" | "assign" | "reload">;
-  history: Pick<History, "state" | "pushState" | "replaceState" | "scrollRestoration">;
+  history: Pick<History, "state" | "pushState" | "replaceState" | "go" | "scrollRestoration">;
   /** Scroll positions by history entry, across reloads of the tab (reading it may throw). */
   readonly sessionStorage: Pick<Storage, "getItem" | "setItem">;
   fetch: typeof fetch;
   /** Scrolling, `popstate` and `pagehide`. */
   window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener">;
-  /** Hash targets, focus, the `data-navigating` flag, and a form a fetcher posts natively. */
+  /** Hash targets, focus, the `data-navigating` flag, a form a fetcher posts natively, view transitions where the browser has them. */
   document: Pick<Document, "documentElement" | "body" | "getElementById" | "querySelector" | "createElement">;
 }
 

@@ -3,12 +3,14 @@ import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { Navigation, RouterLocation } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { holds, released, UNBLOCKED } from "./blocking";
 import type { RouteAnswer } from "./fetch-route-data";
 import { settled } from "./fetchers/fetcher-status";
 import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
 import { PAGE } from "./requests";
-import { currentPath, type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
+import { type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
+import { show } from "./view-transition";
 
 export const IDLE: Navigation = { state: "idle" };
 // A redirect loop ends in a full page load, where the browser's own limit applies.
@@ -16,7 +18,24 @@ const MAX_REDIRECTS = 10;
 
 export const newKey = () => Math.random().toString(36).slice(2, 10);
 
-/** A link's or navigate()'s target: this origin's loads on the client, another origin's as a document. */
+/** How a navigation was asked for: what its history entry keeps and how it is shown. */
+export interface NavigationIntent extends Omit<NavigateOptions, "replace"> {
+  /** Back/forward: the entry reached, its key and index. */
+  key?: string;
+  index?: number;
+}
+
+/** What the router keeps in each history entry it makes. */
+export interface HistoryEntry {
+  key?: string;
+  idx?: number;
+  usr?: unknown;
+}
+
+/**
+ * A link's, a GET form's or navigate()'s target: this origin's loads on the client (unless the
+ * blocker holds it), another origin's as a document.
+ */
 export function navigate(core: RouterCore, to: string, options: NavigateOptions): Promise<void> {
   const target = navigationTarget(to, core.env.location.href);
   if (target.kind !== "client") {
@@ -24,12 +43,15 @@ export function navigate(core: RouterCore, to: string, options: NavigateOptions)
     return Promise.resolve();
   }
   const { url } = target;
-  const same = url.href === core.env.location.href;
-  return go(core, url, options.replace || same ? "replace" : "push", 0);
+  const { replace, ...intent } = options;
+  const mode = replace || url.href === core.env.location.href ? "replace" : "push";
+  const going = () => go(core, url, mode, 0, intent).finally(() => released(core));
+  if (holds(core, { ...locationOf(url), state: intent.state ?? null }, mode, () => void going())) return Promise.resolve();
+  return going();
 }
 
 /** Loads the page at `url` (data and code) and shows it; the newest page request wins. */
-async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, key?: string): Promise<void> {
+export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent = {}): Promise<void> {
   // A resource route (JSON, a file) has no page to render here.
   if (core.routes.isResource(url.pathname, core.diagnostics)) return leave(core, url.href);
   const ticket = core.requests.start(PAGE);
@@ -39,7 +61,8 @@ async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: numb
   if (mode === "none") core.store.set({ revalidation: "loading" });
   else {
     const started = redirects === 0 ? { started: { pattern: matched?.pattern ?? NOT_FOUND_ROUTE } } : {};
-    core.store.set({ navigation: { state: "loading", location: url.pathname + url.search + url.hash }, revalidation: "idle", ...started });
+    const viewTransition = intent.viewTransition ? { viewTransition: { from: core.store.state.location.pathname, to: url.pathname } } : {};
+    core.store.set({ navigation: { state: "loading", location: url.pathname + url.search + url.hash }, revalidation: "idle", ...started, ...viewTransition });
   }
   let answer: RouteAnswer;
   try {
@@ -47,7 +70,7 @@ async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: numb
     if (!ticket.isCurrent()) return;
     if (answer.kind === "reload") return leave(core, url.href);
     // The redirecting URL never became an entry of its own: a push stays a push.
-    if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1);
+    if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1, intent);
     await core.routes.load(idsOf(answer.state));
   } catch {
     // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
@@ -55,22 +78,22 @@ async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: numb
     return;
   }
   if (!ticket.isCurrent()) return;
-  commit(core, withKeptData(answer.state, core.store.state.page, routes), url, mode, generation, key);
+  commit(core, withKeptData(answer.state, core.store.state.page, routes), url, mode, generation, intent);
 }
 
 /** Post/redirect/get: the page an action redirects to, loaded as a navigation that runs every loader. */
-export function followAction(core: RouterCore, location: string, from: URL): Promise<void> {
+export function followAction(core: RouterCore, location: string, from: URL, intent: NavigationIntent): Promise<void> {
   core.freshness.invalidate("action");
-  return follow(core, location, from, "push", 1);
+  return follow(core, location, from, "push", 1, intent);
 }
 
 /** A redirect's target, by the document's rules: another origin loads, another scheme is refused. */
-function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode, redirects: number): Promise<void> {
+function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent): Promise<void> {
   const target = navigationTarget(location, from);
   if (target.kind === "refused") {
     // What a browser does with such a Location on a full load: it stays where it is.
     console.warn("Outpost: a redirect to a URL that is not http(s) was not followed");
-    core.store.set({ navigation: IDLE, revalidation: "idle" });
+    core.store.set({ navigation: IDLE, revalidation: "idle", viewTransition: null });
     revalidateIfStale(core);
     return Promise.resolve();
   }
@@ -78,7 +101,7 @@ function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode
     leave(core, target.url.href);
     return Promise.resolve();
   }
-  return go(core, target.url, mode, redirects);
+  return go(core, target.url, mode, redirects, intent);
 }
 
 /** The page's data is out of date: revalidated now, or after the pending navigation lands. */
@@ -94,42 +117,46 @@ function revalidateIfStale(core: RouterCore): void {
 }
 
 /** Shows a page: a new history entry for push and replace, the same location for "none". */
-export function commit(core: RouterCore, page: RouteState, url: URL, mode: HistoryMode, generation: number, key = newKey()): void {
+export function commit(core: RouterCore, page: RouteState, url: URL, mode: HistoryMode, generation: number, intent: NavigationIntent = {}): void {
   const { env, store, freshness } = core;
-  let { location, historyAction } = store.state;
+  let { location, historyAction, entryIndex, preventScrollReset } = store.state;
   if (mode !== "none") {
-    if (mode !== "pop") env.history[mode === "push" ? "pushState" : "replaceState"]({ key }, "", url.pathname + url.search + url.hash);
-    location = locationOf(url, key);
+    const key = intent.key ?? newKey();
+    const state = intent.state ?? null;
+    entryIndex = mode === "pop" ? (intent.index ?? entryIndex) : entryIndex + (mode === "push" ? 1 : 0);
+    if (mode !== "pop") {
+      const entry: HistoryEntry = { key, idx: entryIndex, usr: state };
+      env.history[mode === "push" ? "pushState" : "replaceState"](entry, "", url.pathname + url.search + url.hash);
+    }
+    location = locationOf(url, key, state);
     historyAction = mode;
+    preventScrollReset = intent.preventScrollReset === true;
   }
   freshness.committed(generation);
+  const blocker = store.state.blocker.state === "proceeding" ? { blocker: UNBLOCKED } : {};
   // One change: a fetcher waiting for this data turns idle in the render that shows it.
-  store.set({
-    page,
-    location,
-    historyAction,
-    navigation: IDLE,
-    revalidation: "idle",
-    freshAsOf: freshness.freshAsOf,
-    fetchers: settled(store.state.fetchers, freshness.freshAsOf),
-  });
+  show(
+    core,
+    {
+      page,
+      location,
+      historyAction,
+      entryIndex,
+      preventScrollReset,
+      navigation: IDLE,
+      revalidation: "idle",
+      freshAsOf: freshness.freshAsOf,
+      fetchers: settled(store.state.fetchers, freshness.freshAsOf),
+      ...blocker,
+    },
+    intent.viewTransition,
+  );
   // An action answered while this page was on its way: its data may predate it.
   revalidateIfStale(core);
 }
 
-/** Back or forward: the entry's page, loaded unless only the fragment changed. */
-export function popState(core: RouterCore, event: PopStateEvent): void {
-  const { env, store } = core;
-  const entry = event.state as { key?: string } | null;
-  const key = entry?.key ?? newKey();
-  if (!entry?.key) env.history.replaceState({ ...entry, key }, "");
-  const url = new URL(env.location.href);
-  // Another fragment of the page on screen: nothing to load.
-  if (url.pathname + url.search === currentPath(core) && store.state.navigation.state === "idle") {
-    store.set({ location: locationOf(url, key), historyAction: "pop" });
-    return;
-  }
-  void go(core, url, "pop", 0, key);
+export function locationOf(url: URL): Omit<RouterLocation, "key" | "state">;
+export function locationOf(url: URL, key: string, state: unknown): RouterLocation;
+export function locationOf(url: URL, key?: string, state?: unknown) {
+  return { pathname: url.pathname, search: url.search, hash: url.hash, ...(key === undefined ? {} : { state, key }) };
 }
-
-export const locationOf = (url: URL, key: string): RouterLocation => ({ pathname: url.pathname, search: url.search, hash: url.hash, key });

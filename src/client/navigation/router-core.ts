@@ -1,4 +1,5 @@
 import type { RouteState } from "../../shared/routing/route-state";
+import type { Blocking } from "./blocking-state";
 import type { ClientRoutes } from "./client-routes";
 import type { DataFreshness } from "./data-freshness";
 import type { RouterEnvironment } from "./environment";
@@ -17,6 +18,7 @@ export interface RouterCore {
   requests: Requests;
   prefetched: PrefetchCache;
   freshness: DataFreshness;
+  blocking: Blocking;
 }
 
 /**

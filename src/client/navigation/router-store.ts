@@ -5,6 +5,10 @@ import type { NavigationEvent } from "./navigation-events";
 export interface BrowserRouterState extends RouterState {
   /** Set anew when a navigation starts (not for the redirects it follows): the route the browser matched. */
   started: NavigationEvent | undefined;
+  /** The position of the entry on screen in this tab's history (kept in the entry as `idx`): how far back/forward moved. */
+  entryIndex: number;
+  /** The navigation that showed this location asked to keep the scroll where it was. */
+  preventScrollReset: boolean;
 }
 
 export type StoreListener = (next: BrowserRouterState, previous: BrowserRouterState) => void;

@@ -1,5 +1,6 @@
 import { toFormData } from "../../shared/navigation/form-data";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
+import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { RouteAnswer } from "./fetch-route-data";
 import { commit, followAction, IDLE } from "./navigation";
 import { PAGE } from "./requests";
@@ -10,7 +11,12 @@ import { currentPath, idsOf, type RouterCore } from "./router-core";
  * navigation and is superseded by the next. Shows the page the action answers with (the form's
  * page, with what it returned) or follows its redirect; "fallback" when the browser must submit.
  */
-export async function submit(core: RouterCore, action: string, body: URLSearchParams | FormData): Promise<"done" | "fallback"> {
+export async function submit(
+  core: RouterCore,
+  action: string,
+  body: URLSearchParams | FormData,
+  intent: Pick<NavigateOptions, "viewTransition"> = {},
+): Promise<"done" | "fallback"> {
   const target = navigationTarget(action, core.env.location.href);
   if (target.kind !== "client") return "fallback";
   const { url } = target;
@@ -24,7 +30,7 @@ export async function submit(core: RouterCore, action: string, body: URLSearchPa
     answer = await core.data.submit(url, body, ticket.signal);
     if (!ticket.isCurrent()) return "done";
     if (answer.kind === "redirect") {
-      await followAction(core, answer.location, url);
+      await followAction(core, answer.location, url, intent);
       return "done";
     }
     if (answer.kind === "state") await core.routes.load(idsOf(answer.state));
@@ -36,6 +42,6 @@ export async function submit(core: RouterCore, action: string, body: URLSearchPa
     core.store.set({ navigation: IDLE });
     return "fallback";
   }
-  commit(core, answer.state, url, path === currentPath(core) ? "none" : "push", generation);
+  commit(core, answer.state, url, path === currentPath(core) ? "none" : "push", generation, intent);
   return "done";
 }

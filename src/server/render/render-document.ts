@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
+import { servedLocation } from "../../shared/navigation/location-hooks";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import type { RenderTracker } from "../../shared/document/RouteTree";
 import type { RouteState } from "../../shared/routing/route-state";
@@ -108,6 +109,7 @@ async function render(
     tracker,
     feedbackPage: options.runtimeConfig.feedbackPage,
     favicon: options.runtimeConfig.favicon,
+    served: servedLocation(ctx.path, ctx.querystring ? `?${ctx.querystring}` : ""),
   });
   const { deferred } = page;
   const started = await streamDocument(app, {

@@ -1,5 +1,7 @@
 import { useMemo } from "react";
 import { ActionDataContext } from "../forms/page-forms";
+import { ServedLocationContext } from "../navigation/location-hooks";
+import type { RouterLocation } from "../navigation/router-state";
 import { headOf } from "../routing/head";
 import type { RouteModules } from "../routing/module";
 import { RenderedRoutesContext } from "../routing/route-loader-data";
@@ -21,19 +23,23 @@ export interface AppProps {
   feedbackPage?: FeedbackPage | null;
   /** Whether the app has a /favicon.ico (the runtime config's `favicon`). */
   favicon?: boolean;
+  /** The address the server rendered (useLocation() on the server and while hydrating). */
+  served: RouterLocation;
 }
 
 /** The document for a route state: rendered by the server, hydrated and re-rendered on navigation by the browser. */
-export function App({ state, modules, table, traceMeta, Boundary, tracker, feedbackPage = null, favicon = false }: AppProps) {
+export function App({ state, modules, table, traceMeta, Boundary, tracker, feedbackPage = null, favicon = false, served }: AppProps) {
   const rendered = useMemo(() => ({ state, table }), [state, table]);
   return (
     <Document head={headOf(state, modules)} styles={state.styles} traceMeta={traceMeta} favicon={favicon}>
       <FeedbackPageContext value={feedbackPage}>
-        <RenderedRoutesContext value={rendered}>
-          <ActionDataContext value={state.actionData}>
-            <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
-          </ActionDataContext>
-        </RenderedRoutesContext>
+        <ServedLocationContext value={served}>
+          <RenderedRoutesContext value={rendered}>
+            <ActionDataContext value={state.actionData}>
+              <RouteTree state={state} modules={modules} Boundary={Boundary} tracker={tracker} />
+            </ActionDataContext>
+          </RenderedRoutesContext>
+        </ServedLocationContext>
       </FeedbackPageContext>
     </Document>
   );

@@ -7,12 +7,23 @@ export interface FormState {
 }
 
 export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "method" | "children"> {
-  /** The page whose action receives the form; the current page when absent. */
+  /** The page whose action receives the form (a GET form: the page it opens); the current page when absent. */
   action?: string;
+  /** "post" (default): the page's action. "get": a navigation to `action` with the fields as its query. */
+  method?: "get" | "post";
+  /** A GET form's navigation replaces the history entry (a search box typed into). */
+  replace?: boolean;
+  /** A GET form's navigation keeps the scroll where it is. */
+  preventScrollReset?: boolean;
+  /** Shows the page it answers with through a view transition where the browser has them. */
+  viewTransition?: boolean;
   children: ReactNode | ((state: FormState) => ReactNode);
 }
 
 /**
+ * A GET form (`method="get"`: a filter, a search box) is a navigation to its action with the
+ * fields as the query, which replaces the action's own; without JavaScript the browser does the same.
+ *
  * A POST form for a page's action. Without JavaScript it is a plain `<form method="post">`
  * (post/redirect/get). With it, it submits with fetch, with no reload: the page answers with
  * its action data and freshly loaded data, or a redirect that is followed as a navigation.
@@ -20,7 +31,7 @@ export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "me
  * ignores further submits; an answer with errors focuses its first field marked `aria-invalid`.
  * When only the browser can submit it, the form is submitted natively.
  */
-export function Form({ action, children, onSubmit, ...form }: FormProps) {
+export function Form({ action, method = "post", replace, preventScrollReset, viewTransition, children, onSubmit, ...form }: FormProps) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const inFlight = useRef(false);
@@ -39,15 +50,20 @@ export function Form({ action, children, onSubmit, ...form }: FormProps) {
     onSubmit?.(event);
     if (event.defaultPrevented || !router) return;
     event.preventDefault();
-    if (inFlight.current) return;
     const element = event.currentTarget;
     const data = new FormData(element, event.submitter);
+    if (method === "get") {
+      // A newer search replaces a pending one (the router aborts the older request).
+      void router.navigate(getTarget(element.action, data), { replace, preventScrollReset, viewTransition });
+      return;
+    }
+    if (inFlight.current) return;
     const body = element.enctype === "multipart/form-data" ? data : new URLSearchParams(data as unknown as Record<string, string>);
     inFlight.current = true;
     setPending(true);
     try {
       // The form's action property is its resolved URL (this page's when there is none).
-      if ((await router.submit(element.action, body)) === "fallback") element.submit();
+      if ((await router.submit(element.action, body, { viewTransition })) === "fallback") element.submit();
       else answered.current = true;
     } finally {
       inFlight.current = false;
@@ -59,7 +75,7 @@ export function Form({ action, children, onSubmit, ...form }: FormProps) {
     <form
       {...form}
       ref={formRef}
-      method="post"
+      method={method}
       action={action}
       onSubmit={submit}
       data-pending={pending ? "true" : undefined}
@@ -68,4 +84,15 @@ export function Form({ action, children, onSubmit, ...form }: FormProps) {
       {typeof children === "function" ? children({ pending }) : children}
     </form>
   );
+}
+
+/** Where a GET form goes, as the browser builds it: the action without its query and fragment, the fields as the query. */
+function getTarget(action: string, data: FormData): string {
+  const url = new URL(action);
+  const query = new URLSearchParams();
+  // A file field sends its file's name, as a browser's GET submission does.
+  for (const [name, value] of data) query.append(name, typeof value === "string" ? value : value.name);
+  url.search = query.toString();
+  url.hash = "";
+  return url.href;
 }

@@ -9,6 +9,12 @@ export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
   replace?: boolean;
   /** A plain link: the browser loads the document. */
   reloadDocument?: boolean;
+  /** Keeps the scroll where it is (tabs, pagination in place). */
+  preventScrollReset?: boolean;
+  /** Kept in the history entry: `useLocation().state` on the page it opens. */
+  state?: unknown;
+  /** Shows the page it opens through a view transition where the browser has them. */
+  viewTransition?: boolean;
 }
 
 // Long enough that a pointer passing over a link fetches nothing.
@@ -23,13 +29,23 @@ export function Link(props: LinkProps) {
   const router = useContext(RouterContext);
   // The server (no router) renders a plain anchor, with none of the client link's hooks.
   if (!router || props.reloadDocument) {
-    const { prefetch: _prefetch, replace: _replace, reloadDocument: _reload, ...anchor } = props;
+    const { prefetch: _prefetch, replace: _replace, reloadDocument: _reload, preventScrollReset: _keep, state: _state, viewTransition: _vt, ...anchor } = props;
     return <a {...anchor} />;
   }
   return <ClientLink {...props} router={router} />;
 }
 
-function ClientLink({ href, prefetch = "intent", replace, reloadDocument: _reload, router, ...anchor }: LinkProps & { router: Router }) {
+function ClientLink({
+  href,
+  prefetch = "intent",
+  replace,
+  reloadDocument: _reload,
+  preventScrollReset,
+  state,
+  viewTransition,
+  router,
+  ...anchor
+}: LinkProps & { router: Router }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // Only this origin's http(s) URLs: the browser itself handles every other href.
@@ -57,7 +73,7 @@ function ClientLink({ href, prefetch = "intent", replace, reloadDocument: _reloa
     // Same document, another fragment: the browser scrolls to it by itself.
     if (url.hash && url.pathname === here.pathname && url.search === here.search) return;
     event.preventDefault();
-    void router.navigate(url.href, { replace });
+    void router.navigate(url.href, { replace, preventScrollReset, state, viewTransition });
   };
 
   return (

@@ -20,12 +20,29 @@ export interface FetcherStatus {
   formData: FormData | undefined;
 }
 
-/** The address on screen; `key` names its history entry (scroll positions are kept by it). */
+/**
+ * The address on screen; `key` names its history entry (scroll positions are kept by it) and
+ * `state` is what `navigate(to, { state })` stored in that entry (null otherwise).
+ */
 export interface RouterLocation {
   pathname: string;
   search: string;
   hash: string;
+  state: unknown;
   key: string;
+}
+
+/** A navigation useBlocker() holds: none, one waiting for proceed() or reset(), or one let through. */
+export type BlockerState =
+  | { state: "unblocked"; location: undefined }
+  | { state: "blocked" | "proceeding"; location: Omit<RouterLocation, "key"> };
+
+export const UNBLOCKED: BlockerState = { state: "unblocked", location: undefined };
+
+/** A navigation running inside a view transition: the paths it goes from and to. */
+export interface ViewTransition {
+  from: string;
+  to: string;
 }
 
 /** Everything the browser's router knows, in one value that changes as a whole. */
@@ -41,4 +58,7 @@ export interface RouterState {
   revalidation: "idle" | "loading";
   /** How many actions (and revalidate() calls) the data on screen reflects. */
   freshAsOf: number;
+  blocker: BlockerState;
+  /** From the start of a navigation asked with `viewTransition` until its transition has finished. */
+  viewTransition: ViewTransition | null;
 }

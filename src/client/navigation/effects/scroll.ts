@@ -11,10 +11,12 @@ export function scrollEffect(env: RouterEnvironment, initial: BrowserRouterState
     changed(next, previous) {
       if (next.location.key !== previous.location.key) positions.save(previous.location.key);
     },
-    rendered({ location, historyAction }) {
+    rendered({ location, historyAction, preventScrollReset }) {
       // A revalidation keeps the location: the scroll stays where the visitor is.
       if (location === shown) return;
       shown = location;
+      // navigate(…, { preventScrollReset }) (a tab, a filter): the visitor stays where they were.
+      if (preventScrollReset && historyAction !== "pop") return;
       positions.restore(historyAction, location.key, location.hash);
     },
   };

@@ -18,7 +18,7 @@ function update(core: RouterCore, key: string, change: (fetcher: FetcherRecord) 
 function request(core: RouterCore, href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> {
   const deps = {
     ...core,
-    follow: (location: string, from: URL) => void followAction(core, location, from),
+    follow: (location: string, from: URL) => void followAction(core, location, from, {}),
     invalidate: () => invalidate(core, "action"),
   };
   return importWithRetry(() => import("./fetcher-request")).then(

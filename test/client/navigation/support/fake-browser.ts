@@ -62,6 +62,8 @@ export function fakeBrowser(start = "/") {
     replaced: [] as string[],
     scrolls: [] as string[],
     focused: [] as string[],
+    /** history.go() calls: the router's own back/forward moves. */
+    moves: [] as number[],
   };
   const element = (name: string) => ({
     tabIndex: -1,
@@ -91,6 +93,15 @@ export function fakeBrowser(start = "/") {
       if (url) location.href = new URL(url, location).href;
       entries[index] = { state, url: location.href };
       if (url) log.replaced.push(url);
+    },
+    /** As a browser: the entry changes at once, popstate follows in a later task. */
+    go(delta: number) {
+      log.moves.push(delta);
+      const entry = entries[index + delta];
+      if (!entry) return;
+      index += delta;
+      location.href = entry.url;
+      setTimeout(() => listeners.get("popstate")?.({ state: entry.state }), 0);
     },
   };
   const fetch = async (input: string | URL, init: RequestInit = {}) => {
@@ -159,6 +170,20 @@ export function fakeBrowser(start = "/") {
       if (!entry) throw new Error("no entry to go back to");
       location.href = entry.url;
       listeners.get("popstate")?.({ state: entry.state });
+    },
+    /** A browser with view transitions: each one's update runs at once and is counted. */
+    withViewTransitions() {
+      const transitions: (() => void)[] = [];
+      (env.document as unknown as Record<string, unknown>).startViewTransition = (update: () => void) => {
+        update();
+        let finish = () => {};
+        const finished = new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+        transitions.push(finish);
+        return { finished };
+      };
+      return transitions;
     },
   };
 }

@@ -1,0 +1,38 @@
+import { holds, released } from "./blocking";
+import { go, type HistoryEntry, locationOf, newKey } from "./navigation";
+import { currentPath, type RouterCore } from "./router-core";
+
+/**
+ * Back or forward: the entry's page, loaded unless only the fragment changed. When the blocker
+ * holds it, the URL is put back (history.go the other way) until proceed() moves it again.
+ */
+export function popState(core: RouterCore, event: PopStateEvent): void {
+  const { env, store, blocking } = core;
+  const own = blocking.ownPop;
+  blocking.ownPop = undefined;
+  if (own === "restore") return;
+  const entry = event.state as HistoryEntry | null;
+  const key = entry?.key ?? newKey();
+  // An entry without one is new, made by the browser itself (a link to a fragment): the next one.
+  const index = entry?.idx ?? store.state.entryIndex + 1;
+  if (entry?.key === undefined || entry.idx === undefined) env.history.replaceState({ ...entry, key, idx: index }, "");
+  const url = new URL(env.location.href);
+  const state = entry?.usr ?? null;
+  const delta = entry?.idx === undefined ? 0 : index - store.state.entryIndex;
+  const resume = () => {
+    blocking.ownPop = "proceed";
+    env.history.go(delta);
+  };
+  if (own !== "proceed" && delta !== 0 && holds(core, { ...locationOf(url), state }, "pop", resume)) {
+    blocking.ownPop = "restore";
+    env.history.go(-delta);
+    return;
+  }
+  // Another fragment of the page on screen: nothing to load.
+  if (url.pathname + url.search === currentPath(core) && store.state.navigation.state === "idle") {
+    store.set({ location: locationOf(url, key, state), historyAction: "pop", entryIndex: index });
+    released(core);
+    return;
+  }
+  void go(core, url, "pop", 0, { key, index, state }).finally(() => released(core));
+}
