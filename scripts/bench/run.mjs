@@ -2,9 +2,10 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets (file left alone)
+//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets, cache (file left alone)
 import os from "node:os";
 import path from "node:path";
+import { cache } from "./cache.mjs";
 import { buildProduction } from "./lib/build.mjs";
 import { CHROMIUM_PATH, hasChromium } from "./lib/chromium.mjs";
 import { memory } from "./memory.mjs";
@@ -37,8 +38,9 @@ const settings = {
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
   shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   assets: { requests: quick ? 300 : 2_000 },
+  cache: { connections: 50, rounds: quick ? 1 : 3, warmupSec: quick ? 1 : 2, durationSec: quick ? 3 : 5, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
 };
-const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets };
+const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache };
 
 // Said at once rather than when the first browser group starts, twenty minutes in.
 if ((!only || only.includes("startup")) && !hasChromium) {

@@ -8,6 +8,8 @@ import { pathToFileURL } from "node:url";
 import { createElement } from "react";
 import { renderToPipeableStream } from "react-dom/server";
 
+export { serve } from "./serve-floor.mjs";
+
 const outDir = process.env.BENCH_OUT;
 const page = process.env.BENCH_PAGE ?? "/";
 const manifest = JSON.parse(readFileSync(path.join(outDir, "manifest.json"), "utf8"));
@@ -34,12 +36,4 @@ export async function renderPage(res) {
       },
     });
   });
-}
-
-/** Listens on an ephemeral loopback port and prints `{"port":N}` for the orchestrator. */
-export function serve(server) {
-  server.keepAliveTimeout = 65_000;
-  server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ port: server.address().port })));
-  // Exit normally on SIGTERM, so that a --cpu-prof run writes its profile.
-  process.once("SIGTERM", () => process.exit(0));
 }

@@ -1,0 +1,1 @@
+export { default, head } from "../realistic-app/Products";
