@@ -46,6 +46,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/guarded/inner",
       "/diagnostics/api/echo?hello=world",
       "/diagnostics/cached",
+      "/diagnostics/prerendered",
       "/diagnostics/fetchers",
       "/diagnostics/revalidation/first",
       "/diagnostics/deferred",
