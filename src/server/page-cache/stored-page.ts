@@ -78,10 +78,32 @@ export function captureStored(ctx: Context, kind: StoredAnswer["kind"]): StoredA
   return { kind, status: 200, headers, body, nonce, etag, storedAt: Date.now() };
 }
 
-/** The stored document with a nonce nobody else was sent: each inline script's attribute replaced. */
-function withFreshNonce(stored: StoredAnswer, fresh: string): string {
-  // Only the attribute as React and the deferred scripts write it: page text cannot contain it unescaped.
-  return stored.body.split(`nonce="${stored.nonce}"`).join(`nonce="${fresh}"`);
+// Each stored answer's body as bytes, cut where the nonce goes: made on its first write, so a hit
+// costs one copy of the bytes rather than a search of the text and its encoding.
+const piecesOf = new WeakMap<StoredAnswer, Buffer[]>();
+
+function bodyPieces(stored: StoredAnswer): Buffer[] {
+  let pieces = piecesOf.get(stored);
+  if (!pieces) {
+    // Only the attribute as React and the deferred scripts write it: page text cannot contain it unescaped.
+    const texts = stored.kind === "document" ? stored.body.split(`nonce="${stored.nonce}"`) : [stored.body];
+    pieces = texts.map((text) => Buffer.from(text, "utf8"));
+    piecesOf.set(stored, pieces);
+  }
+  return pieces;
+}
+
+/** The stored body with a nonce nobody else was sent in each inline script's attribute. */
+function bodyWithNonce(stored: StoredAnswer, fresh: string): Buffer {
+  const pieces = bodyPieces(stored);
+  if (pieces.length === 1) return pieces[0] as Buffer;
+  const attribute = Buffer.from(`nonce="${fresh}"`);
+  const parts: Buffer[] = [];
+  for (const [index, piece] of pieces.entries()) {
+    if (index > 0) parts.push(attribute);
+    parts.push(piece);
+  }
+  return Buffer.concat(parts);
 }
 
 /** Answers the request with a stored answer (see the module comment); `extra` headers (Age, a cache's) are added. */
@@ -97,13 +119,11 @@ export function writeStored(ctx: Context, stored: StoredAnswer, extra?: Record<s
     ctx.body = null;
     return;
   }
-  let body = stored.body;
+  let nonce = "";
   if (stored.kind === "document") {
-    const nonce = createNonce();
+    nonce = createNonce();
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
-    body = withFreshNonce(stored, nonce);
   }
-  const bytes = Buffer.from(body, "utf8");
   // Koa sends no body for HEAD but keeps the length a GET would have.
-  ctx.body = bytes;
+  ctx.body = bodyWithNonce(stored, nonce);
 }
