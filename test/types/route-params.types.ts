@@ -1,4 +1,4 @@
-import type { ActionContext, LoaderContext, PagePattern, PageProps, RouteMiddleware, RoutePattern } from "#outpost";
+import type { ActionContext, LoaderContext, PagePattern, PageProps, Prerender, RouteMiddleware, RoutePattern } from "#outpost";
 import type { Params } from "#src/shared/routing/match";
 import { type Equal, expectType } from "./assert";
 import "./type-test-table";
@@ -47,3 +47,12 @@ expectType<Equal<PageProps<"/type-tests/shop/:lang?/items/:id">["params"], { rea
 export const optionalParam = ({ params }: LoaderContext<"/type-tests/:lang?/about">): string => params.lang ?? "en";
 // @ts-expect-error -- Type 'string | undefined' is not assignable to type 'string'
 export const optionalAsString = ({ params }: LoaderContext<"/type-tests/:lang?/about">): string => params.lang;
+
+// prerender: `true` only where the pattern has no params (an optional segment is one), a list otherwise.
+export const prerenderPlain: Prerender<"/type-tests/notes/new"> = true;
+export const prerenderList: Prerender<"/type-tests/notes/:id"> = () => [{ id: "1" }];
+export const prerenderOptional: Prerender<"/type-tests/shop/:lang?/items/:id"> = async () => [{ id: "1" }, { lang: "fr", id: "1" }];
+// @ts-expect-error a pattern with params must list the ones to build
+export const prerenderTrueWithParams: Prerender<"/type-tests/notes/:id"> = true;
+// @ts-expect-error a listed param must be one of the pattern's
+export const prerenderUnknownParam: Prerender<"/type-tests/notes/:id"> = () => [{ slug: "x" }];

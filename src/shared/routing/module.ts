@@ -191,12 +191,13 @@ export interface ServerRouteModule extends ResourceHandlers {
 }
 
 /**
- * A page's `prerender` export: `true`, or for a pattern with params the list of params to build
- * (a function, async or not, run once at build). `Prerender<"/notes/:id">` types the params by
- * the route's full pattern.
+ * A page's `prerender` export: `true` for a pattern without params, or the list of params to
+ * build (a function, async or not, run once at build; an optional segment is a param, `{}` builds
+ * the URL without it). `Prerender<"/notes/:id">` types the params by the route's full pattern, and
+ * refuses `true` where the pattern has params, as the build would.
  */
 export type Prerender<Pattern extends RoutePattern = never> =
-  | true
+  | ([Pattern] extends [never] ? true : keyof ParamsOf<Pattern> extends never ? true : never)
   | (() => readonly Readonly<ParamsOf<Pattern>>[] | Promise<readonly Readonly<ParamsOf<Pattern>>[]>);
 
 /** Route modules by id, loaded: the server has all of them, the browser those it has rendered. */
