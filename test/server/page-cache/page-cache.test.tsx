@@ -76,16 +76,22 @@ describe("a page that declares cache", () => {
     expect(results).toContain("hit");
   });
 
-  it("answers HEAD with the headers only, and 304 without a CSP to a current validator", async () => {
+  it("answers HEAD with the headers only, and 304 without a CSP to a current validator, from the kept copy", async () => {
+    const got = await get();
+    results.length = 0;
     const head = await fetch(`${app.url}${PAGE}`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
     const etag = head.headers.get("etag") as string;
     expect(etag).toMatch(/^W\//);
+    expect(etag).toBe(got.response.headers.get("etag"));
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(got.html)));
     // Raw HTTP: fetch() adds Cache-Control: no-cache to a conditional request.
     const revalidated = await send(Number(new URL(app.url).port), PAGE, { method: "GET", headers: { "If-None-Match": etag } });
     expect(revalidated.status).toBe(304);
+    expect(revalidated.text()).toBe("");
     expect(revalidated.headers["content-security-policy"]).toBeUndefined();
+    expect(results).toEqual(["hit", "hit"]);
   });
 
   it("shows a new render after revalidateTag, and 50 concurrent requests share that one render", async () => {
