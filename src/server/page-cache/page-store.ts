@@ -17,8 +17,8 @@ export interface PageStore {
   dropTag(tag: string): Promise<void>;
 }
 
-/** The size an entry is counted at: its body and headers, roughly in bytes. */
-function entryBytes(entry: CacheEntry): number {
+/** The size an entry is counted at against the budget: its body and headers, roughly in bytes. */
+export function entryBytes(entry: CacheEntry): number {
   return entry.stored.body.length + JSON.stringify(entry.stored.headers).length + 256;
 }
 

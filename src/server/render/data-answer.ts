@@ -67,9 +67,9 @@ export async function answerData(ctx: Context, outcome: PageOutcome | RedirectOu
     return answer(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
   }
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
-  const audience = deferState(outcome.state, scope.onError, scope.exposeErrors, ctx.res);
+  const values = deferState(outcome.state, scope.onError, scope.exposeErrors, ctx.res);
   const { styles } = options.assetsFor(outcome.state.matches);
   const body: DataAnswer = { kind: "state", build, status: outcome.status, state: withStyles(outcome.state, styles) };
-  if (!audience) return answer(ctx, 200, body);
-  answerDeferred(ctx, await encodeLines(body, scope.onError, options.renderTimeoutMs, audience));
+  if (!values) return answer(ctx, 200, body);
+  answerDeferred(ctx, await encodeLines(body, scope.onError, options.renderTimeoutMs, values.audience));
 }

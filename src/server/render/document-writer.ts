@@ -14,17 +14,18 @@ import { type DocumentOptions, type PageRender, startDocument } from "./render-d
  * The HTML document writer: streams the page (the shell first; crawlers and cacheable pages
  * whole, a cacheable one with its ETag), its deferred values after it, under the route's cache policy.
  */
-export async function answerPage(ctx: Context, outcome: PageOutcome, { report, onError, context }: RequestScope, options: DocumentOptions): Promise<void> {
+export async function answerPage(ctx: Context, outcome: PageOutcome, scope: RequestScope, options: DocumentOptions): Promise<void> {
+  const { report, onError, context } = scope;
   if (outcome.headers) applyHeaders(ctx, outcome.headers);
   const started = performance.now();
-  const audience = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
-  const deferred = audience ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs, audience) : undefined;
+  const values = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
+  const deferred = values ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs, values.audience) : undefined;
   const assets = options.assetsFor(outcome.state.matches);
   const { status } = outcome;
   const headers = routeHeaders(options.routes, outcome.state);
   const cacheable = options.prerendering === true || isPublicPage(headers, status, context.personal);
   // A HEAD's body is never sent, so nobody receives a deferred value (a cached page's is in its ETag).
-  if (ctx.method === "HEAD" && !cacheable) audience?.abort();
+  if (ctx.method === "HEAD" && !cacheable) values?.audience.abort();
   const page: PageRender = {
     state: withStyles(outcome.state, assets.styles),
     status,
@@ -47,6 +48,11 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, { report, o
   if (cacheable && ctx.status === 200) {
     answerCacheable(ctx, await collectDocument(render.pipe));
     render.close(true);
+    if (values && !values.allResolved()) {
+      // It shows an error or a fallback where a value should be: right for this visitor, wrong to keep (here or in a CDN).
+      scope.partial = true;
+      ctx.res.setHeader("Cache-Control", "no-cache");
+    }
     return;
   }
   if (ctx.method === "HEAD") {

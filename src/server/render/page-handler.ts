@@ -62,14 +62,14 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
       return pageCache.serve(ctx, plan, async (target) => {
         const run = handle(target, request, options, write);
         await run.done;
-        return !run.scope.context.personal;
+        return !run.scope.context.personal && !run.scope.partial;
       });
     }
     return handle(ctx, request, options, write, resolved).done;
   };
 }
 
-/** Resolves the request and writes its answer; the scope tells afterwards whether it depended on who asked. */
+/** Resolves the request and writes its answer; the scope tells afterwards whether it depended on who asked, or came out partial. */
 function handle(
   ctx: Context,
   request: ClassifiedRequest,

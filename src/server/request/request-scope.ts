@@ -28,6 +28,8 @@ export interface RequestScope extends ResolveOptions {
   routes: AppRoutes;
   report: RequestReport | undefined;
   context: PageRequestContext;
+  /** Set by the document writer when the page shows a deferred value that failed or never came: answered, never kept. */
+  partial: boolean;
 }
 
 /** Builds the request's context, its error reporting and its URL (on first read); `report` is already named by route. */
@@ -43,6 +45,7 @@ export function beginRequest(ctx: Context, request: ClassifiedRequest, report: R
     loadOnly: requested?.ok ? requested.only : undefined,
     report,
     context: requestContext(ctx, request, options),
+    partial: false,
   };
 }
 

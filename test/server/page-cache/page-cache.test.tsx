@@ -1,4 +1,6 @@
+import { Suspense } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Await } from "#src/shared/outpost";
 import type { PageCacheResult } from "#src/server/page-cache/page-cache";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { route } from "#src/shared/routing/config";
@@ -10,10 +12,29 @@ const PAGE = "/diagnostics/page-cache";
 let app: TestApp;
 const results: PageCacheResult[] = [];
 
-/** A page that declares `cache` but reads the session: it must never be kept. */
+/** A cached page whose deferred value fails: it shows an error element for it, so it must never be kept. */
+const CachedFailingPage = ({ data }: { data: { id: string; later: Promise<string> } }) => (
+  <>
+    <p id="render-id">{data.id}</p>
+    <Suspense fallback={<p id="later-fallback">loading</p>}>
+      <Await resolve={data.later} errorElement={<p id="later-error">failed</p>}>
+        {(later) => <p id="later">{later}</p>}
+      </Await>
+    </Suspense>
+  </>
+);
+
+/** Cached pages that must never be kept: one reads the session, one defers a value that fails. */
 const routes = await loadAppRoutes({
-  routes: [route("test/cached-session", "test/cached-session.tsx")],
+  routes: [route("test/cached-session", "test/cached-session.tsx"), route("test/cached-failing", "test/cached-failing.tsx")],
   files: {
+    "test/cached-failing.tsx": {
+      module: { default: CachedFailingPage },
+      server: {
+        cache: { maxAge: 60 },
+        load: () => ({ id: `${Math.random()}`, later: new Promise((_resolve, reject) => setTimeout(reject, 20, new Error("deferred failure"))) }),
+      },
+    },
     "test/cached-session.tsx": {
       module: { default: ({ data }: { data: { id: string } }) => <p id="render-id">{data.id}</p> },
       server: { cache: { maxAge: 60 }, load: ({ session }) => ({ id: `${session.get("user") ?? ""}${Math.random()}` }) },
@@ -55,16 +76,22 @@ describe("a page that declares cache", () => {
     expect(results).toContain("hit");
   });
 
-  it("answers HEAD with the headers only, and 304 without a CSP to a current validator", async () => {
+  it("answers HEAD with the headers only, and 304 without a CSP to a current validator, from the kept copy", async () => {
+    const got = await get();
+    results.length = 0;
     const head = await fetch(`${app.url}${PAGE}`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
     const etag = head.headers.get("etag") as string;
     expect(etag).toMatch(/^W\//);
+    expect(etag).toBe(got.response.headers.get("etag"));
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(got.html)));
     // Raw HTTP: fetch() adds Cache-Control: no-cache to a conditional request.
     const revalidated = await send(Number(new URL(app.url).port), PAGE, { method: "GET", headers: { "If-None-Match": etag } });
     expect(revalidated.status).toBe(304);
+    expect(revalidated.text()).toBe("");
     expect(revalidated.headers["content-security-policy"]).toBeUndefined();
+    expect(results).toEqual(["hit", "hit"]);
   });
 
   it("shows a new render after revalidateTag, and 50 concurrent requests share that one render", async () => {
@@ -96,5 +123,17 @@ describe("a page that declares cache", () => {
     expect(renderId(second.html)).not.toBe(renderId(first.html));
     expect(results).toEqual(["bypass", "bypass"]);
     expect(second.response.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  it("is never kept when a deferred value failed: answered as usual, bypass, not public for a CDN", async () => {
+    results.length = 0;
+    const first = await get("/test/cached-failing");
+    const second = await get("/test/cached-failing");
+    expect(first.response.status).toBe(200);
+    expect(first.html).toContain('id="later-error"');
+    expect(renderId(first.html)).toBeTruthy();
+    expect(renderId(second.html)).not.toBe(renderId(first.html));
+    expect(results).toEqual(["bypass", "bypass"]);
+    expect(second.response.headers.get("cache-control")).toBe("no-cache");
   });
 });

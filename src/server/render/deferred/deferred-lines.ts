@@ -13,7 +13,7 @@ const namedEncodingError = (error: unknown) =>
 export interface DeferredLines {
   /** The awaited part: the value with each promise a reference to a later line. */
   first: string;
-  /** Calls `onLine` with each later line as its promise settles, then `onEnd` once, however it ends. */
+  /** Calls `onLine` with each later line as its promise settles, then `onEnd` once, however it ends (at once if already stopped). */
   follow(onLine: (line: string) => void, onEnd: () => void): void;
   /** Abandons the promises still pending: their lines are never sent. */
   stop(): void;
@@ -57,6 +57,8 @@ export async function encodeLines(
   return {
     first: lineOf(head.value),
     follow(onLine, onEnd) {
+      // Stopped before anybody followed (the time limit passed while the page rendered whole): nothing more will come.
+      if (stopped) return onEnd();
       end = onEnd;
       const pump = (): void => {
         reader.read().then(

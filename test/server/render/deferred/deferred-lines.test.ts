@@ -70,6 +70,18 @@ describe("encodeLines", () => {
     expect(seen[0]).toContain("soon value");
     expect(ends).toBe(1);
   });
+
+  it("tells the end at once to a follower that comes after the time limit stopped the lines (a page rendered whole)", async () => {
+    const lines = await encodeLines({ never: new Promise(() => {}) }, () => {}, 20);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    let ends = 0;
+    lines.follow(
+      () => {},
+      () => ends++,
+    );
+    await new Promise(setImmediate);
+    expect(ends).toBe(1);
+  });
 });
 
 describe("encodeLines, for a value nested too deeply for the stack", () => {
