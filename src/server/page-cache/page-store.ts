@@ -17,9 +17,11 @@ export interface PageStore {
   dropTag(tag: string): Promise<void>;
 }
 
-/** The size an entry is counted at against the budget: its body and headers, roughly in bytes. */
+/** The size an entry is counted at against the budget, in bytes: its body (text and bytes) and headers. */
 export function entryBytes(entry: CacheEntry): number {
-  return entry.stored.body.length + JSON.stringify(entry.stored.headers).length + 256;
+  // The text as V8 may hold it (two bytes a character at worst) and its UTF-8 copy made for writing (stored-page.ts).
+  const { body } = entry.stored;
+  return 2 * body.length + Buffer.byteLength(body) + JSON.stringify(entry.stored.headers).length + 256;
 }
 
 /** The in-process store: least recently used entries go first once `maxBytes` is reached; a tag index finds what to drop. */
