@@ -61,8 +61,10 @@ describe.skipIf(!hasChromium)("a page whose scripts fail to load", () => {
     await page.waitForSelector("#home");
     await settle(page);
     expect(documentRequests).toEqual(["/", "/"]);
-    // Four requests in each document: the preload, the server's script, two inserted again.
-    expect(asset.requests).toBe(8);
+    // Three or four requests in each document: the preload, the server's script (Chromium may take
+    // it from the failed preload instead of asking again), two inserted again; a loop would ask more.
+    expect(asset.requests).toBeGreaterThanOrEqual(6);
+    expect(asset.requests).toBeLessThanOrEqual(8);
     expect(await isHydrated(page)).toBe(false);
     // Its links are plain links: a document navigation, which recovers on its own terms.
     await page.click("#to-item");
