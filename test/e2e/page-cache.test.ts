@@ -1,34 +1,17 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
-import { type ServerProcess, startServerProcess } from "../support/server-process";
+import { describe, expect, it } from "vitest";
+import { hasChromium, type WatchedPage, watchPage } from "../support/browser";
+import { fixtureStack } from "../support/fixture-stack";
 
 const PAGE = "/diagnostics/page-cache";
 
 describe.skipIf(!hasChromium)("a cached page in Chromium", () => {
-  let server: ServerProcess;
-  let browser: BrowserContext;
-  let closeBrowser: () => Promise<void>;
+  const stack = fixtureStack({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
 
-  beforeAll(async () => {
-    server = await startServerProcess({ ENABLE_DIAGNOSTIC_ROUTES: "true" });
-    ({ browser, close: closeBrowser } = await launchChromium());
-  });
-  afterAll(async () => {
-    await closeBrowser?.();
-    await server?.stop();
-  });
-
-  async function open(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-    });
-    page.on("pageerror", (error) => problems.push(error.message));
-    await page.goto(`${server.url}${PAGE}`);
-    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    return { page, problems };
+  async function open(): Promise<WatchedPage> {
+    const watched = watchPage(await stack.browser.newPage());
+    await watched.page.goto(`${stack.server.url}${PAGE}`);
+    await watched.page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    return watched;
   }
 
   it("hydrates a kept copy served with its own nonce, and its form shows a new render", async () => {

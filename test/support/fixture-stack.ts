@@ -8,7 +8,7 @@ interface FixtureStack {
   browser: BrowserContext;
 }
 
-/** The fixture app (test/fixtures/app, built by the global setup) served with `env` (ENABLE_DIAGNOSTIC_ROUTES…), and Chromium, for one describe block. */
+/** The fixture app (test/fixtures/app, its build made first if stale) served with `env` (ENABLE_DIAGNOSTIC_ROUTES…), and Chromium, for one describe block. */
 export function fixtureStack(env: Record<string, string> = {}): FixtureStack {
   const stack = {} as FixtureStack;
   let closeBrowser: (() => Promise<void>) | undefined;
