@@ -1,5 +1,6 @@
 import path from "node:path";
 import appRoutes from "outpost:server-routes";
+import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
@@ -19,6 +20,8 @@ import { loadPrerendered } from "./prerender/prerendered-pages";
 
 /** Bounded, so a slow or unreachable ingest cannot hold up the exit. */
 const ERROR_FLUSH_TIMEOUT_MS = 2_000;
+/** The longest readiness waits for this build's assets to reach Redis (each command is bounded on its own). */
+const FIRST_PUBLISH_WAIT_MS = 5_000;
 
 ignoreClosedOutput();
 
@@ -88,7 +91,6 @@ const [metricsServer, port] = await Promise.all([
   startMetricsServer({ registry: metrics.registry, port: env.METRICS_PORT, host: env.METRICS_HOST }),
   devStream && process.send ? listenKept(server, env.PORT, env.HOST, devStream.endStreams) : listen(server, env.PORT, env.HOST),
 ]);
-readiness.ready = true;
 
 /** A spool directory that cannot be opened ends start-up with exit 1, naming the variable. */
 function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
@@ -136,3 +138,8 @@ exitOnSignals({
 });
 // Last: the logger writes synchronously, and a supervisor that signals on this line must find the handlers in place.
 logger.info({ host: env.HOST, port, metricsPort: metricsServer.port }, "listening");
+// Ready once this build's assets are in Redis (or publishing them failed), within a bound: the old
+// build's replicas are asked for them as soon as this one takes traffic.
+if (assetPublisher) await Promise.race([assetPublisher.firstAttempt, delay(FIRST_PUBLISH_WAIT_MS, undefined, { ref: false })]);
+// Unless a signal came meanwhile and the drain has begun.
+if (server.listening) readiness.ready = true;

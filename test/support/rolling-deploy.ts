@@ -6,6 +6,7 @@ import path from "node:path";
 import type { BuildManifest } from "../../src/server/assets/manifest";
 import { fixtureBuild } from "./builds";
 import { FIXTURE_APP, ROOT } from "./paths";
+import { until } from "./raw-http";
 import { type ServerProcess, startServerProcess } from "./server-process";
 
 /**
@@ -182,13 +183,24 @@ export interface RollingDeploy {
 }
 
 /** Build A's server, then build B's (as a rolling update starts them), and the balancer in front. */
+/** Waits for /readyz, as an orchestrator does before it sends a replica traffic (with Redis: once its assets are shared); stops it if it never is. */
+async function ready(server: ServerProcess): Promise<ServerProcess> {
+  try {
+    await until(async () => (await fetch(`${server.url}/readyz`)).status === 200, 10_000);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
 export async function startRollingDeploy(options: RollingDeployOptions = {}): Promise<RollingDeploy> {
   const builds = { a: buildA(), b: buildB() };
   const shared = { ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}), ...options.env };
-  const a = await startServerProcess({ ...shared, ...options.envA }, { dist: builds.a.dist });
+  const a = await ready(await startServerProcess({ ...shared, ...options.envA }, { dist: builds.a.dist }));
   let b: ServerProcess | undefined;
   try {
-    b = await startServerProcess({ ...shared, ...options.envB }, { dist: builds.b.dist });
+    b = await ready(await startServerProcess({ ...shared, ...options.envB }, { dist: builds.b.dist }));
     const balancer = await startBalancer([a.url, b.url]);
     const servers = { a, b };
     return {

@@ -26,6 +26,8 @@ export interface PublishOutcome {
 export interface SharedAssetsPublisher {
   /** Publishes what is missing and renews the rest; runs on its own at each (re)connection and periodically. */
   publish(): Promise<PublishOutcome | undefined>;
+  /** Settles once the first publishing has ended, well or not, or the connection failed before it could start. */
+  readonly firstAttempt: Promise<void>;
   close(): void;
 }
 
@@ -36,7 +38,8 @@ const refreshIntervalMs = (retentionMs: number) => Math.max(1_000, Math.min(rete
  * Puts this build's hashed assets in Redis, one key per URL path, so replicas of another build
  * can serve them (shared-asset-lookup.ts). Idempotent: one PEXPIRE per asset renews what a replica
  * of this build (or an earlier run) wrote, and only the assets missing are read and written with
- * SET NX, one file at a time. Never awaited at start: start-up and readiness do not wait on Redis.
+ * SET NX, one file at a time. Start-up never waits on it; readiness waits for `firstAttempt`, bounded
+ * (src/server/index.ts), so a new replica takes traffic once the old build's replicas can serve its assets.
  */
 export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logger }: SharedAssetsPublishOptions): SharedAssetsPublisher {
   const assets = [...files].filter(([urlPath]) => contentHashOf(urlPath) !== undefined);
@@ -46,7 +49,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
       { totalBytes, maxBytes },
       `shared assets: this build's scripts and stylesheets total ${megabytes(totalBytes)} MB, over the ASSET_PUBLISH_MAX_MB cap of ${megabytes(maxBytes)} MB; not published, so other builds' replicas cannot serve them`,
     );
-    return { publish: async () => undefined, close() {} };
+    return { publish: async () => undefined, firstAttempt: Promise.resolve(), close() {} };
   }
 
   const { client } = redis;
@@ -63,6 +66,12 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
 
   let running: Promise<PublishOutcome | undefined> | undefined;
   let closed = false;
+  let endFirstAttempt = () => {};
+  const firstAttempt = new Promise<void>((resolve) => {
+    endFirstAttempt = resolve;
+  });
+  // A Redis that cannot be reached never gets to the first attempt: nothing to wait for.
+  client.once("error", endFirstAttempt);
   const publish = () => {
     running ??= publishOnce()
       .then((outcome) => {
@@ -78,6 +87,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
       })
       .finally(() => {
         running = undefined;
+        endFirstAttempt();
       });
     return running;
   };
@@ -90,10 +100,13 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
   if (redis.up) void publish();
   return {
     publish,
+    firstAttempt,
     close() {
       closed = true;
       clearInterval(timer);
       client.off("ready", onReady);
+      client.off("error", endFirstAttempt);
+      endFirstAttempt();
     },
   };
 }

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentHashOf } from "#src/server/assets/asset-headers";
+import { sharedAssetKey } from "#src/server/assets/shared-asset-key";
 import { leaveEarly, send, until } from "../../support/raw-http";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
 import { type Build, type RollingDeploy, startRollingDeploy } from "../../support/rolling-deploy";
@@ -20,16 +22,27 @@ describe.runIf(redisAvailable)("assets shared between two live builds through Re
   let redis: TestRedis;
   let client: Redis;
   let deploy: RollingDeploy;
+  /** The asset keys in Redis the moment both replicas answered /readyz with 200 (the harness waits for it). */
+  let keysWhenReady: string[];
   beforeAll(async () => {
     redis = await startRedis();
     client = new Redis(redis.url);
     deploy = await startRollingDeploy({ redisUrl: redis.url, env: { LOG_LEVEL: "debug" } });
+    keysWhenReady = await client.keys("outpost:asset:*");
     await Promise.all([published(deploy.a), published(deploy.b)]);
   });
   afterAll(async () => {
     await deploy?.close();
     client?.disconnect();
     await redis?.stop();
+  });
+
+  it("reports a replica ready only once its build's hashed assets are in Redis", () => {
+    for (const build of [deploy.buildA, deploy.buildB]) {
+      const hashed = Object.keys(build.manifest.files).filter((url) => contentHashOf(url) !== undefined);
+      expect(hashed.length).toBeGreaterThan(0);
+      for (const url of hashed) expect(keysWhenReady, url).toContain(sharedAssetKey(url));
+    }
   });
 
   it("answers every asset of a page of A from B, and of B from A, as the build that has it would", async () => {
