@@ -60,31 +60,30 @@ export function pageHandler(options: PageHandlerOptions): ClassifiedHandler {
     const plan = pageCache && cachePlan(ctx, request, options.routes, write.build);
     if (plan) {
       return pageCache.serve(ctx, plan, async (target) => {
-        const run = handle(target, request, options, write);
-        await run.done;
-        return !run.scope.context.personal && !run.scope.partial;
+        const scope = begin(target, request, options);
+        await run(target, request, scope, write);
+        // Kept only if it depended on nobody's cookies or session and came out whole.
+        return !scope.context.personal && !scope.partial;
       });
     }
-    return handle(ctx, request, options, write, resolved).done;
+    return run(ctx, request, begin(ctx, request, options), write, resolved);
   };
 }
 
-/** Resolves the request and writes its answer; the scope tells afterwards whether it depended on who asked, or came out partial. */
-function handle(
-  ctx: Context,
-  request: ClassifiedRequest,
-  options: PageHandlerOptions,
-  write: WriteOptions,
-  resolved?: ResolvedOutcomes,
-): { scope: RequestScope; done: MaybePromise<void> } {
+/** Names the request and builds its scope (the request context, error reporting). */
+function begin(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestScope {
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
-  const scope = beginRequest(ctx, request, report, options);
+  return beginRequest(ctx, request, report, options);
+}
+
+/** Resolves the request and writes its answer. */
+function run(ctx: Context, request: ClassifiedRequest, scope: RequestScope, write: WriteOptions, resolved?: ResolvedOutcomes): MaybePromise<void> {
   const outcome = resolved?.get(request.pagePath) ?? resolve(request, scope);
   resolved?.set(request.pagePath, outcome);
   // Without a closure on the usual, synchronous path.
-  if (outcome instanceof Promise) return { scope, done: outcome.then((resolved) => answer(ctx, request, scope, resolved, write)) };
-  return { scope, done: answer(ctx, request, scope, outcome, write) };
+  if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, scope, resolved, write));
+  return answer(ctx, request, scope, outcome, write);
 }
 
 /** Names the request by route pattern: log, metrics, transaction. */
