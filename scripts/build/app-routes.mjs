@@ -5,8 +5,9 @@
 //   (`X.server.ts` beside `X.tsx`), imported statically and joined by createAppRoutes;
 // - `outpost:client-routes` (client build): each route module behind a dynamic import, so each
 //   page is a chunk of its own, and no server half at all.
-// The client build also refuses any import of a `*.server.*` file or of src/server/: server-only
-// code cannot reach the browser by accident, and the build error says which file imported it.
+// The client build also refuses any import of `#outpost/server`, of a `*.server.*` file or of
+// src/server/: server-only code cannot reach the browser by accident, and the build error says
+// which file imported it.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -14,6 +15,8 @@ import * as esbuild from "esbuild";
 const NAMESPACE = "outpost-routes";
 const SERVER_ONLY = /\.server(\.[cm]?[jt]sx?)?$/;
 const SERVER_HALF_EXTENSIONS = [".ts", ".tsx"];
+/** The platform's face for `*.server.*` modules alone (package.json "imports"). */
+const SERVER_FACE = "#outpost/server";
 
 /** The platform's diagnostics: the route table fragment mounted into every app's (withDiagnostics). */
 export const DIAGNOSTICS_ROUTES = "src/diagnostics/routes.ts";
@@ -138,6 +141,15 @@ function clientRoutesModule(root, routesFile, modules, { lazyRoot, diagnostics }
   ].join("\n");
 }
 
+/** Whether an import names server-only code: the server face, a `*.server.*` file or a file under src/server/ (relative or `#src/`). */
+function isServerOnly(root, { path: specifier, resolveDir }) {
+  if (specifier === SERVER_FACE || specifier.startsWith(`${SERVER_FACE}/`)) return true;
+  if (SERVER_ONLY.test(specifier)) return true;
+  const serverDir = path.join(root, "src", "server") + path.sep;
+  if (specifier.startsWith("#src/")) return path.join(root, "src", specifier.slice("#src/".length)).startsWith(serverDir);
+  return !specifier.startsWith("#") && path.resolve(resolveDir, specifier).startsWith(serverDir);
+}
+
 /**
  * @param {{ root: string, appDir: string, target: "server" | "client", lazyRoot?: boolean,
  *   onModules?: (modules: { id: string, relative: string }[]) => void }} options
@@ -145,7 +157,6 @@ function clientRoutesModule(root, routesFile, modules, { lazyRoot, diagnostics }
  *   modules each time the table is read
  */
 export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModules }) {
-  const serverDir = path.join(root, "src", "server") + path.sep;
   return {
     name: "outpost-app-routes",
     setup(build) {
@@ -166,14 +177,13 @@ export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModu
         return { contents, loader: "js", resolveDir: root, watchFiles: files };
       });
       if (target !== "client") return;
-      build.onResolve({ filter: /^[./]/ }, (args) => {
-        const resolved = path.resolve(args.resolveDir, args.path);
-        if (!SERVER_ONLY.test(args.path) && !resolved.startsWith(serverDir)) return undefined;
+      build.onResolve({ filter: /^[./#]/ }, (args) => {
+        if (!isServerOnly(root, args)) return undefined;
         const importer = path.relative(root, args.importer);
         return {
           errors: [
             {
-              text: `${importer} imports ${args.path}, which is server-only (a *.server.* file or src/server/): it cannot be part of the browser bundle. Use \`import type\` for its types.`,
+              text: `${importer} imports ${args.path}, which is server-only (#outpost/server, a *.server.* file or src/server/): it cannot be part of the browser bundle. Use \`import type\` for its types.`,
             },
           ],
         };

@@ -1,4 +1,5 @@
-import { defineSettings, type RouteMiddleware } from "#outpost";
+import type { RouteMiddleware } from "#outpost";
+import { defineSettings } from "#outpost/server";
 import { _default, object, string } from "zod/mini";
 
 /**

@@ -1,4 +1,5 @@
-import { type ActionContext, actionData, parseForm } from "#outpost";
+import type { ActionContext } from "#outpost";
+import { actionData, parseForm } from "#outpost/server";
 import { enum as oneOf, object } from "zod/mini";
 
 // Per instance, in memory: two fetchers' actions that overlap must both count (a cookie session would lose one).

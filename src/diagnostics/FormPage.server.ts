@@ -1,4 +1,5 @@
-import { type ActionContext, actionData, parseForm, redirect } from "#outpost";
+import type { ActionContext } from "#outpost";
+import { actionData, parseForm, redirect } from "#outpost/server";
 import { enum as oneOf, minLength, object, string, trim } from "zod/mini";
 
 // Per process: enough to see an action change what the loader returns.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type ActionContext, httpError, type PageCachePolicy, redirect, revalidateTag } from "#outpost";
+import type { ActionContext, PageCachePolicy } from "#outpost";
+import { httpError, redirect, revalidateTag } from "#outpost/server";
 
 /** Kept a minute by the page cache (every replica's, with Redis), dropped by its form. */
 export const cache: PageCachePolicy = { maxAge: 60, tags: ["diagnostics"] };

@@ -1,4 +1,4 @@
-import { redirect } from "#outpost";
+import { redirect } from "#outpost/server";
 
 export function load(): never {
   redirect("/");

@@ -1,4 +1,5 @@
-import { type ActionContext, httpError, type LoaderContext, redirect } from "#outpost";
+import type { ActionContext, LoaderContext } from "#outpost";
+import { httpError, redirect } from "#outpost/server";
 
 /** The flashed message's key: shown once, by the first request to read it. */
 const FLASH = "message";

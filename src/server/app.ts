@@ -19,7 +19,7 @@ import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import { registerPageCache } from "../shared/routing/page-cache-policy";
+import { registerPageCache } from "./routing/revalidation";
 import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
 import { detachedContext } from "./page-cache/detached-context";
 import { pageHandler } from "./render/page-handler";

@@ -1,7 +1,7 @@
 /**
- * The one face of the platform for product code (`import { … } from "#outpost"`): the route
- * table's helpers, the components pages use, the signals and the types. Everything here runs in
- * the browser too; server-only behaviour reaches routes through their context.
+ * The platform's face for product code on both sides (`import { … } from "#outpost"`): the route
+ * table's helpers, the components and hooks pages use, and the types. Everything here runs in the
+ * browser too; what only a `*.server.ts` module may call is in `#outpost/server` (src/server/outpost.ts).
  */
 export { defineApp, index, route } from "./routing/config";
 export { href, type HrefOptions, type HrefParams, type HrefPattern, type HrefSearch } from "./routing/href";
@@ -29,18 +29,10 @@ export {
   type SubmitOptions,
   useFetcher,
 } from "./navigation/use-fetcher";
-export type { ShouldRevalidateArgs } from "./routing/should-revalidate";
 export { Await, type AwaitProps } from "./deferred/Await";
-export { useActionData } from "./forms/page-forms";
+export { type FieldErrors, useActionData } from "./forms/page-forms";
 export { useRouteLoaderData } from "./routing/route-loader-data";
 export { type FeedbackPage, useFeedbackPage } from "./document/feedback-page";
-export { actionData } from "./routing/action-result";
-export { type FieldErrors, fieldErrors, formValues, type ParsedForm, parseForm } from "./forms/form-errors";
-export { httpError, notFound, redirect, type RedirectStatus, type ResponseHeaders } from "./routing/signals";
-export { requestValue } from "./routing/request";
-export { type RateLimitDecision, type RateLimitMiddleware, rateLimit, type RateLimitOptions } from "./routing/rate-limit";
-export { type PageCachePolicy, revalidatePath, revalidateTag } from "./routing/page-cache-policy";
-export { defineSettings } from "./routing/settings";
 export type {
   ActionServices,
   CookieOptions,
@@ -51,6 +43,7 @@ export type {
   UploadedFile,
   UserFeedback,
 } from "./routing/request";
+export type { RedirectStatus, ResponseHeaders } from "./routing/signals";
 export type {
   ActionContext,
   ErrorBoundaryProps,
@@ -59,11 +52,13 @@ export type {
   LoaderContext,
   LoaderData,
   MetaTag,
+  PageCachePolicy,
   PageProps,
   Prerender,
   RouteError,
   RouteHeaders,
   RouteMiddleware,
+  ShouldRevalidateArgs,
   UploadLimits,
 } from "./routing/module";
 export type { PagePattern, ParamsOf, Register, RoutePattern, RouteSearch } from "./routing/register";

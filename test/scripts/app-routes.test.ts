@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import * as esbuild from "esbuild";
@@ -12,6 +12,9 @@ import { ROOT } from "../support/paths";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "outpost-routes-"));
 writeFileSync(path.join(scratch, "secrets.server.ts"), "export const key = 'secret';\n");
+// The project's sources and its two faces, so that the scratch modules resolve `#outpost` and `#outpost/server` as the app's do.
+symlinkSync(path.join(ROOT, "src"), path.join(scratch, "src"));
+writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ imports: JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).imports }));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Bundles `source` for the browser with the route plugin; resolves with esbuild's error texts. */
@@ -24,6 +27,8 @@ async function clientBuildErrors(source: string): Promise<string[]> {
       bundle: true,
       write: false,
       logLevel: "silent",
+      // The project's `#src/*` paths.
+      tsconfig: path.join(ROOT, "tsconfig.json"),
       plugins: [appRoutesPlugin({ root: ROOT, appDir: "src/app", target: "client" })],
     });
     return [];
@@ -72,6 +77,22 @@ describe("server-only code and the browser bundle", () => {
     const logger = path.relative(scratch, path.join(ROOT, "src/server/logger"));
     const errors = await clientBuildErrors(`import { createLogger } from ${JSON.stringify(logger)};\nconsole.log(createLogger);\n`);
     expect(errors[0]).toMatch(/server-only/);
+  });
+
+  it("fails a client build whose module imports the server face, naming that module", async () => {
+    writeFileSync(path.join(scratch, "LimitedWidget.tsx"), 'import { rateLimit } from "#outpost/server";\nexport const limit = rateLimit;\n');
+    const errors = await clientBuildErrors('import { limit } from "./LimitedWidget";\nconsole.log(limit);\n');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/LimitedWidget\.tsx imports #outpost\/server, which is server-only/);
+  });
+
+  it("fails a client build that imports src/server through the #src alias, naming the importer", async () => {
+    const errors = await clientBuildErrors('import { createLogger } from "#src/server/logger";\nconsole.log(createLogger);\n');
+    expect(errors[0]).toMatch(/entry-\w+\.ts imports #src\/server\/logger, which is server-only/);
+  });
+
+  it("lets a browser module import the shared face", async () => {
+    expect(await clientBuildErrors('import { href } from "#outpost";\nconsole.log(href);\n')).toEqual([]);
   });
 
   it("accepts type-only imports of a server half, which disappear from the bundle", async () => {

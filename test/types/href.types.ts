@@ -1,4 +1,5 @@
-import { type HrefParams, type HrefPattern, href, redirect } from "#outpost";
+import { type HrefParams, type HrefPattern, href } from "#outpost";
+import { redirect } from "#outpost/server";
 import { type Equal, expectType } from "./assert";
 import "./type-test-table";
 

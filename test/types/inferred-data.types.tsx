@@ -1,4 +1,5 @@
-import { type ActionContext, actionData, Await, type FieldErrors, httpError, type LoaderContext, type PageProps, redirect, useActionData, useFetcher } from "#outpost";
+import { type ActionContext, Await, type FieldErrors, type LoaderContext, type PageProps, useActionData, useFetcher } from "#outpost";
+import { actionData, httpError, redirect } from "#outpost/server";
 import { type Equal, expectType } from "./assert";
 import "./type-test-table";
 

@@ -1,4 +1,4 @@
-import type { PageCachePolicy } from "../../../src/shared/routing/page-cache-policy";
+import type { PageCachePolicy } from "../../../src/shared/routing/module";
 
 export { load } from "../realistic-app/Products.server";
 

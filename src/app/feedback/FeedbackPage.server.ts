@@ -1,4 +1,5 @@
-import { type ActionContext, actionData, type LoaderContext, rateLimit, redirect } from "#outpost";
+import type { ActionContext, LoaderContext } from "#outpost";
+import { actionData, rateLimit, redirect } from "#outpost/server";
 import { parseFeedback, typedValues } from "./feedback-form.server";
 import { FEEDBACK_SENT_PATH, type FeedbackActionData } from "./fields";
 

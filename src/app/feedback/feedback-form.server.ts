@@ -1,4 +1,5 @@
-import { formValues, parseForm, type UserFeedback } from "#outpost";
+import type { UserFeedback } from "#outpost";
+import { formValues, parseForm } from "#outpost/server";
 // zod/mini, as the platform's settings use (the server sets its English messages at start).
 import { email, maxLength, minLength, object, optional as absent, pipe, regex, string, toLowerCase, transform, trim, type ZodMiniType } from "zod/mini";
 import { FEEDBACK_FIELDS, FEEDBACK_LIMITS, type FeedbackErrors, type FeedbackValues } from "./fields";

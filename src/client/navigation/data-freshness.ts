@@ -1,4 +1,4 @@
-import type { DataCause } from "../../shared/routing/should-revalidate";
+import type { DataCause } from "./should-revalidate";
 
 /**
  * Counts what made the page's data old (an action answered, revalidate() was called) and how much

@@ -1,6 +1,6 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { routesToLoad } from "../../shared/routing/should-revalidate";
+import { routesToLoad } from "./should-revalidate";
 import { currentPath, type HistoryMode, idsOf, type RouterCore } from "./router-core";
 
 // An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.

@@ -1,4 +1,5 @@
-import { type RouteMiddleware, redirect, requestValue } from "#outpost";
+import type { RouteMiddleware } from "#outpost";
+import { redirect, requestValue } from "#outpost/server";
 
 /** The visitor's name, set by the middleware below for the routes under the layout. */
 export const visitorName = requestValue<string>("visitorName");

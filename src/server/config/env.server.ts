@@ -3,7 +3,7 @@
 // compile at start, for this file and the feedback form). English messages, as zod's have.
 import { array, check, coerce, config, _default, enum as oneOf, int, maximum, minimum, minLength, object, optional, pipe, positive, refine, regex, string, transform, type infer as Infer, type ZodMiniType } from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import type { AppSettings, SettingsSchema } from "../../shared/routing/settings";
+import type { AppSettings, SettingsSchema } from "../routing/settings";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
 import { TUNNEL_DEFAULTS } from "../tunnel/defaults";

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Middleware } from "koa";
-import { type AppSettings, lookUpScopedSettings } from "../../shared/routing/settings";
+import { type AppSettings, lookUpScopedSettings } from "../routing/settings";
 import { parseEnvironment } from "./env.server";
 
 const current = new AsyncLocalStorage<ReadonlyMap<AppSettings<unknown>, unknown>>();

@@ -1,4 +1,4 @@
-import { checkRateLimit, type RateLimitService } from "../../shared/routing/rate-limit";
+import { checkRateLimit, type RateLimitService } from "../routing/rate-limit";
 import type { Limiter } from "./limiter";
 import { LocalLimiter } from "./local-limiter";
 

@@ -1,5 +1,6 @@
 import type { Context } from "koa";
-import { checkCacheTag, type PageCachePolicy } from "../../shared/routing/page-cache-policy";
+import type { PageCachePolicy } from "../../shared/routing/module";
+import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import { parseSearch } from "../../shared/routing/search-params";
 import type { ClassifiedRequest } from "../request/classify";

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import type { PageCacheService } from "../../shared/routing/page-cache-policy";
+import type { PageCacheService } from "../routing/revalidation";
 import type { RedisConnection } from "../redis/redis-connection";
 import type { CachePlan } from "./cache-plan";
 import { pathTag } from "./cache-plan";

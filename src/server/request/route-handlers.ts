@@ -1,4 +1,4 @@
-import { actionResult } from "../../shared/routing/action-result";
+import { actionResult } from "../routing/action-result";
 import type { RouteMiddleware } from "../../shared/routing/module";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
 import { headerPairs, isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";

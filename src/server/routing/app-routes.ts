@@ -1,7 +1,7 @@
 import { type AppConfig, routeFiles, routeId } from "../../shared/routing/config";
 import type { RouteMiddleware, RouteModule, RouteModules, ServerRouteModule } from "../../shared/routing/module";
 import { RouteTable } from "../../shared/routing/route-table";
-import type { AppSettings } from "../../shared/routing/settings";
+import type { AppSettings } from "./settings";
 import { checkMethodHandlers } from "./resource-methods";
 
 /** A route file's two halves, as the server build (or a test) loaded them; a resource route has only the server one. */

@@ -1,4 +1,13 @@
-import type { ActionData } from "./action-result";
+/** The mark of actionData()'s value, registered so that two copies of a module still agree. */
+export const ACTION_DATA: unique symbol = Symbol.for("outpost.action-data");
+
+/** An action's data with the status (and headers) to answer with: 422 for invalid input, say. */
+export interface ActionData<Data = unknown> {
+  readonly [ACTION_DATA]: true;
+  data: Data;
+  status: number;
+  headers: Record<string, string>;
+}
 
 /**
  * The data a client sees from a loader or action's type: `typeof action` gives what it returns,

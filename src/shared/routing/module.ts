@@ -1,4 +1,3 @@
-import type { PageCachePolicy } from "./page-cache-policy";
 import type { ComponentType } from "react";
 import type { Params } from "./match";
 import type { DataOf } from "./inferred-data";
@@ -188,6 +187,18 @@ export interface ServerRouteModule extends ResourceHandlers {
    * loaders: `true` for a page without params, or the params to build (see `Prerender`). A layout's is not read.
    */
   prerender?: Prerender;
+}
+
+/**
+ * A page's opt-in to the server's page cache (its server half's `cache` export): its answer is
+ * kept per URL and build, served for `maxAge` seconds, then for `staleWhileRevalidate` more
+ * while one background render refreshes it. `tags` name the data it shows, for revalidateTag();
+ * a function of the page's params and parsed query when the tags depend on them.
+ */
+export interface PageCachePolicy {
+  maxAge: number;
+  staleWhileRevalidate?: number;
+  tags?: readonly string[] | ((args: { params: Params; search: unknown }) => readonly string[]);
 }
 
 /**

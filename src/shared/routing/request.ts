@@ -75,10 +75,6 @@ export interface RequestValueKey<Value> {
   readonly type?: Value;
 }
 
-export function requestValue<Value>(name: string): RequestValueKey<Value> {
-  return { name };
-}
-
 export interface RequestValues {
   /** The value middleware set; throws, naming the key, when none did. */
   get: <Value>(key: RequestValueKey<Value>) => Value;

@@ -2,7 +2,7 @@ import { _default, coerce, int, object, positive, string } from "zod/mini";
 import { describe, expect, it } from "vitest";
 import { EnvError, loadAppSettings } from "#src/server/config/env.server";
 import { route } from "#src/shared/routing/config";
-import { defineSettings } from "#src/shared/routing/settings";
+import { defineSettings } from "#src/server/routing/settings";
 import { loadAppRoutes } from "../../support/app-routes";
 import { startTestApp } from "../../support/test-app";
 

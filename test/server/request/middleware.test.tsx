@@ -3,7 +3,7 @@ import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import { Outlet } from "#src/shared/navigation/Outlet";
 import type { ErrorBoundaryProps, PageProps } from "#src/shared/routing/module";
-import { requestValue } from "#src/shared/routing/request";
+import { requestValue } from "#src/server/routing/request-value";
 import { httpError, redirect } from "#src/shared/routing/signals";
 import { loadAppRoutes } from "../../support/app-routes";
 import { startTestApp, type TestApp } from "../../support/test-app";

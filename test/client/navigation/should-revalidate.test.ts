@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RouteModule, RouteModules } from "#src/shared/routing/module";
 import type { RouteState } from "#src/shared/routing/route-state";
-import { type DataCause, routesToLoad, type ShouldRevalidateArgs } from "#src/shared/routing/should-revalidate";
+import { type DataCause, routesToLoad, type ShouldRevalidateArgs } from "#src/client/navigation/should-revalidate";
 
 const page = (): null => null;
 const plain: Record<string, RouteModule> = {

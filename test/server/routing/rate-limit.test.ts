@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRateLimits } from "#src/server/limits/rate-limits";
 import type { RequestContext } from "#src/shared/routing/request";
-import { rateLimit } from "#src/shared/routing/rate-limit";
+import { rateLimit } from "#src/server/routing/rate-limit";
 import { HttpErrorSignal } from "#src/shared/routing/signals";
 
 function contextOf(rateLimits: ReturnType<typeof createRateLimits>, method: string, clientKey: string, body?: unknown): RequestContext {

@@ -1,6 +1,6 @@
-import type { RouteMiddleware } from "./module";
-import type { RequestContext } from "./request";
-import { httpError } from "./signals";
+import type { RouteMiddleware } from "../../shared/routing/module";
+import type { RequestContext } from "../../shared/routing/request";
+import { httpError } from "../../shared/routing/signals";
 
 /** A named limit: `points` uses per `duration` seconds per key. */
 export interface RateLimit {
@@ -23,7 +23,7 @@ export interface RateLimitService {
   take(limit: RateLimit, key: string): Promise<RateLimitDecision>;
 }
 
-declare module "./request" {
+declare module "../../shared/routing/request" {
   interface ActionServices {
     rateLimits: RateLimitService;
   }

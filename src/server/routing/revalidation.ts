@@ -1,17 +1,3 @@
-import type { Params } from "./match";
-
-/**
- * A page's opt-in to the server's page cache (its server half's `cache` export): its answer is
- * kept per URL and build, served for `maxAge` seconds, then for `staleWhileRevalidate` more
- * while one background render refreshes it. `tags` name the data it shows, for revalidateTag();
- * a function of the page's params and parsed query when the tags depend on them.
- */
-export interface PageCachePolicy {
-  maxAge: number;
-  staleWhileRevalidate?: number;
-  tags?: readonly string[] | ((args: { params: Params; search: unknown }) => readonly string[]);
-}
-
 /** What revalidateTag and revalidatePath reach: each server app's page cache. */
 export interface PageCacheService {
   revalidateTag(tag: string): Promise<void>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { object as classicObject, string as classicString } from "zod";
 import { email, minLength, object, optional, refine, string, trim } from "zod/mini";
-import { fieldErrors, formValues, parseForm } from "#src/shared/forms/form-errors";
+import { fieldErrors, formValues, parseForm } from "#src/server/forms/parse-form";
 
 const FIELDS = ["name", "email"] as const;
 const schema = object({

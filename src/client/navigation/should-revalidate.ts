@@ -1,7 +1,7 @@
-import type { Params } from "./match";
-import type { RouteModules, ShouldRevalidateArgs } from "./module";
-import type { RouteState } from "./route-state";
-import type { RouteMatch } from "./route-table";
+import type { Params } from "../../shared/routing/match";
+import type { RouteModules, ShouldRevalidateArgs } from "../../shared/routing/module";
+import type { RouteState } from "../../shared/routing/route-state";
+import type { RouteMatch } from "../../shared/routing/route-table";
 
 export type { ShouldRevalidateArgs };
 

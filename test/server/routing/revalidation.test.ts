@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type PageCacheService, registerPageCache, revalidatePath, revalidateTag } from "#src/shared/routing/page-cache-policy";
+import { type PageCacheService, registerPageCache, revalidatePath, revalidateTag } from "#src/server/routing/revalidation";
 
 /** A page cache that records what it was asked to drop. */
 function recordingCache(): PageCacheService & { dropped: string[] } {

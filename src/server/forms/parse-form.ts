@@ -1,10 +1,10 @@
+import type { FieldErrors } from "../../shared/forms/page-forms";
+
 /** What the helpers read of a failed validation: zod's error has it (and any Standard Schema's result). */
 export interface ValidationIssues {
   issues: readonly { path?: readonly PropertyKey[]; message: string }[];
 }
 
-/** The first message for each field that failed, by field name. */
-export type FieldErrors<Field extends string = string> = Partial<Record<Field, string>>;
 
 /** A schema's `safeParse`, as zod's classic and mini schemas have it. */
 export interface SafeParser<Output> {

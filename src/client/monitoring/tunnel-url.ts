@@ -1,4 +1,4 @@
-import { isSaasDsn, parseDsn } from "./dsn";
+import { isSaasDsn, parseDsn } from "../../shared/sentry/dsn";
 
 /**
  * The same-origin URL the browser SDK posts envelopes to (its `tunnel` option).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tunnelUrl } from "#src/shared/sentry/tunnel-url";
+import { tunnelUrl } from "#src/client/monitoring/tunnel-url";
 
 describe("tunnelUrl", () => {
   it("names org, project and region for a SaaS DSN", () => {

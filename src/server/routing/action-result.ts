@@ -1,12 +1,4 @@
-const ACTION_DATA = Symbol.for("outpost.action-data");
-
-/** An action's data with the status (and headers) to answer with: 422 for invalid input, say. */
-export interface ActionData<Data = unknown> {
-  readonly [ACTION_DATA]: true;
-  data: Data;
-  status: number;
-  headers: Record<string, string>;
-}
+import { ACTION_DATA, type ActionData } from "../../shared/routing/inferred-data";
 
 export function actionData<Data>(data: Data, init: { status?: number; headers?: Record<string, string> } = {}): ActionData<Data> {
   return { [ACTION_DATA]: true, data, status: init.status ?? 200, headers: init.headers ?? {} };
