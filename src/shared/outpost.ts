@@ -64,4 +64,4 @@ export type {
 export type { PagePattern, ParamsOf, Register, RoutePattern, RouteSearch } from "./routing/register";
 export type { RouteParams } from "./routing/route-patterns";
 export type { DataOf } from "./routing/inferred-data";
-export type { SearchIssue, SearchOf, SearchSchema } from "./routing/search-params";
+export type { SearchIssue, SearchOf, SearchSchema } from "./routing/search-schema";

@@ -2,7 +2,7 @@ import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { Navigation, RouterLocation } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import { holds, released, UNBLOCKED } from "./blocking";
 import type { RouteAnswer } from "./fetch-route-data";
 import { settled } from "./fetchers/fetcher-status";

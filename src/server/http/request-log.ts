@@ -1,5 +1,5 @@
 import type { Middleware } from "koa";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import type { Logger } from "../logger";
 
 export interface RequestRecord {

@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import type { PageCachePolicy } from "../../shared/routing/module";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
-import { parseSearch } from "../../shared/routing/search-params";
+import { parseSearch } from "../routing/search-params";
 import type { ClassifiedRequest } from "../request/classify";
 import type { AppRoutes } from "../routing/app-routes";
 

@@ -10,7 +10,7 @@ import { resolveRoute } from "../request/resolve-route";
 import { beginRequest, type RequestOptions, type RequestScope } from "../request/request-scope";
 import type { RequestReport } from "../monitoring/request-monitoring";
 import { setRouteLabel } from "../http/request-log";
-import { NOT_FOUND_ROUTE } from "../../shared/sentry/reporting-rules";
+import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import { SessionStoreUnavailableError, sessionUnavailable } from "../sessions/session-store";
 import { cachePlan } from "../page-cache/cache-plan";
 import type { PageCache } from "../page-cache/page-cache";

@@ -1,7 +1,7 @@
 import { parsePattern, splitPath } from "./match";
 import type { PagePattern, RouteSearch } from "./register";
 import type { Flatten, OptionalParamNames, ParamNames, RequiredParamNames } from "./route-patterns";
-import type { SearchOf } from "./search-params";
+import type { SearchOf } from "./search-schema";
 
 type QueryValue = string | number | boolean | undefined;
 type LooseSearch = Readonly<Record<string, QueryValue | readonly QueryValue[]>>;

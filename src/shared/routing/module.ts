@@ -3,7 +3,7 @@ import type { Params } from "./match";
 import type { DataOf } from "./inferred-data";
 import type { ParamsOf, RoutePattern } from "./register";
 import type { RequestContext } from "./request";
-import type { SearchOf, SearchSchema } from "./search-params";
+import type { SearchOf, SearchSchema } from "./search-schema";
 
 /** What a route's `shouldRevalidate` export is asked with, as React Router's. */
 export interface ShouldRevalidateArgs {

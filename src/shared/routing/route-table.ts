@@ -1,6 +1,8 @@
-import { NOT_FOUND_ROUTE } from "../sentry/reporting-rules";
 import { type AppConfig, type RouteConfig, routeId } from "./config";
 import { expandOptional, matchSegments, type Params, parsePattern, type Segment, specificity, splitPath } from "./match";
+
+/** Route label of the not-found page: never a path pattern (patterns start with "/"). */
+export const NOT_FOUND_ROUTE = "not_found";
 
 export interface RouteMatch {
   /** The route module's id (its file without extension). */

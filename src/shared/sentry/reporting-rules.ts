@@ -1,3 +1,4 @@
+import { NOT_FOUND_ROUTE } from "../routing/route-table";
 import { isHttpErrorSignal, isRedirectSignal } from "../routing/signals";
 
 /**
@@ -9,9 +10,6 @@ import { isHttpErrorSignal, isRedirectSignal } from "../routing/signals";
  *      they time a wrong address (a dead link, a scanner), not a page of the app
  *      (`IGNORED_SPANS`, each SDK's `ignoreSpans`).
  */
-
-/** Route label of the not-found page: never a path pattern (patterns start with "/"). */
-export const NOT_FOUND_ROUTE = "not_found";
 
 /** Transaction names are `METHOD pattern` on the server and `pattern` in the browser. */
 export function transactionName(method: string | null, route: string): string {

@@ -4,9 +4,9 @@ import {
   dropRedirectSignals,
   isNotFoundTransaction,
   isRedirectSignalEvent,
-  NOT_FOUND_ROUTE,
   transactionName,
 } from "#src/shared/sentry/reporting-rules";
+import { NOT_FOUND_ROUTE } from "#src/shared/routing/route-table";
 
 const errorEvent = (type: string) => ({ exception: { values: [{ type, value: "x" }] } });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { _default, coerce, enum as enumOf, gte, int, object } from "zod/mini";
-import { parseSearch, queryObject, type SearchSchema } from "#src/shared/routing/search-params";
+import { parseSearch, queryObject } from "#src/server/routing/search-params";
+import type { SearchSchema } from "#src/shared/routing/search-schema";
 import { isHttpErrorSignal } from "#src/shared/routing/signals";
 
 const schema = object({ page: _default(coerce.number().check(int(), gte(1, "page must be 1 or more")), 1) });
