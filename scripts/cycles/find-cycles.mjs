@@ -1,6 +1,6 @@
 // Cycles of a directed graph, enough of them to show every edge that lies on one: each edge of a
-// strongly connected component (a knot) is closed by the shortest way back, so cutting the cycles
-// shown breaks the knot.
+// strongly connected component (a knot) is closed by the shortest way back, so every edge holding
+// the knot together is printed once at least.
 
 /**
  * `graph`: Map from node to the Set of nodes it points to. Returns each knot as { nodes, cycles },
