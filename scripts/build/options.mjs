@@ -70,7 +70,7 @@ export function serverOptions({ outDir, buildId }) {
   return {
     absWorkingDir: ROOT,
     // prerender.js: the build's own run of the pages that declare `prerender` (scripts/build.mjs).
-    entryPoints: ["src/server/index.ts", "src/server/instrument.ts", { in: "src/server/prerender/build-entry.ts", out: "prerender" }],
+    entryPoints: ["src/server/index.ts", "src/server/instrument.ts", { in: "src/server/prerender-entry.ts", out: "prerender" }],
     outdir: path.join(outDir, "server"),
     bundle: true,
     // Chunks keep lazily imported modules (Sentry's, loaded only with a DSN) out of start-up.

@@ -17,7 +17,7 @@ import { type RequestRecord, requestLog } from "./http/request-log";
 import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
-import type { Logger } from "./logger";
+import type { Logger } from "./logging/logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { registerPageCache } from "./routing/revalidation";
 import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
@@ -25,6 +25,7 @@ import { detachedContext } from "./page-cache/detached-context";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
+import type { PrerenderHooks } from "./prerender/prerender-hooks";
 import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
 import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
@@ -72,12 +73,6 @@ export interface AppDependencies {
   prerendering?: PrerenderHooks;
   /** The build's prerendered pages (dist/prerendered/), answered without running loaders. */
   prerendered?: PrerenderedBuild;
-}
-
-/** The build's prerender run: told of every page answer (to keep) and every render error (to fail on). */
-export interface PrerenderHooks {
-  onAnswer: (ctx: Context) => void;
-  onRenderError: (error: unknown, ctx: Context) => void;
 }
 
 /** The browser's runtime config of this app's pages: chosen at start, so one build serves every environment. */

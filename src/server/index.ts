@@ -11,7 +11,7 @@ import type { Readiness } from "./http/health";
 import { ignoreClosedOutput } from "./lifecycle/closed-output";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
-import { createDevelopmentLogger, createLogger } from "./logger";
+import { createDevelopmentLogger, createLogger } from "./logging/logger";
 import { createRateLimits } from "./limits/rate-limits";
 import { createMetrics, startMetricsServer } from "./metrics";
 import { loadPrerendered } from "./prerender/prerendered-pages";

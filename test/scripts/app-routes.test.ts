@@ -74,7 +74,7 @@ describe("server-only code and the browser bundle", () => {
   });
 
   it("fails a client build that imports from src/server", async () => {
-    const logger = path.relative(scratch, path.join(ROOT, "src/server/logger"));
+    const logger = path.relative(scratch, path.join(ROOT, "src/server/logging/logger"));
     const errors = await clientBuildErrors(`import { createLogger } from ${JSON.stringify(logger)};\nconsole.log(createLogger);\n`);
     expect(errors[0]).toMatch(/server-only/);
   });

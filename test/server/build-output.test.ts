@@ -79,7 +79,7 @@ describe("the server build", () => {
     ];
     const external = new Set(files.flatMap((file) => specifiers(read(file)).map((match) => match[1] as string)));
     const packages = [...external].filter((name) => !name.startsWith("node:")).map((name) => name.split("/")[0]);
-    // pino-pretty: development logging only (src/server/logger.ts), never in the image.
+    // pino-pretty: development logging only (src/server/logging/logger.ts), never in the image.
     // better-sqlite3: the tunnel spool's native addon, loaded with the tunnel only.
     expect(new Set(packages)).toEqual(new Set(["react", "react-dom", "pino-pretty", "better-sqlite3"]));
   });

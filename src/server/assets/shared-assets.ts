@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { RedisConnection } from "../redis/redis-connection";
 import { contentHashOf } from "./asset-headers";
 import type { StaticFile } from "./manifest";

@@ -6,7 +6,7 @@ import en from "zod/v4/locales/en.js";
 import type { AppSettings, SettingsSchema } from "../routing/settings";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
-import { TUNNEL_DEFAULTS } from "../tunnel/defaults";
+import { TUNNEL_DEFAULTS } from "../tunnel/contract/defaults";
 
 config(en());
 

@@ -1,6 +1,6 @@
 import type { Middleware } from "koa";
 import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 export interface RequestRecord {
   method: string;

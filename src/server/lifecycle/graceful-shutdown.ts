@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { Readiness } from "../http/health";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 
 export interface ShutdownOptions {
   server: Server;

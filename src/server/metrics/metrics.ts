@@ -1,7 +1,7 @@
 import { totalmem } from "node:os";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AssetResult } from "../assets/static-assets";
-import { BUILD_ID } from "../build-info";
+import { BUILD_ID } from "../monitoring/build-info";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 

@@ -1,4 +1,4 @@
-import { BUILD_ID } from "../build-info";
+import { BUILD_ID } from "./build-info";
 import type { Env } from "../config/env.server";
 
 /** One environment and release for server and browser events alike. */

@@ -1,8 +1,8 @@
 import type Koa from "koa";
 import type { Context } from "koa";
 import { BUILD_HEADER, dataUrl, pagePathOf } from "../../shared/routing/data-request";
-import type { PrerenderHooks } from "../app";
 import { captureStored, type StoredAnswer } from "../page-cache/stored-page";
+import type { PrerenderHooks } from "./prerender-hooks";
 import type { PrerenderedPage } from "./prerendered-pages";
 import { PrerenderError } from "./prerender-error";
 import type { PrerenderTarget } from "./prerender-urls";

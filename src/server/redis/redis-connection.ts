@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { databaseRefusedMessage, describeRedisFailure, isDatabaseRefused } from "./redis-failure";
 
 export interface RedisConnectionOptions {

@@ -3,7 +3,7 @@ import { publishSharedAssets, type SharedAssetsPublisher } from "../assets/share
 import type { Env } from "../config/env.server";
 import { createRateLimits, type RateLimits } from "../limits/rate-limits";
 import { sharedLimiter } from "../limits/shared-limiter";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { createRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection";
 
 export interface SharedState {

@@ -10,7 +10,7 @@ import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/security-headers";
 import { boundaryAbove, routeError } from "../request/resolve-route";
 import type { AppRoutes } from "../routing/app-routes";
-import { withDeferredScripts } from "./deferred/deferred-scripts";
+import { withDeferredScripts } from "./deferred-scripts";
 import type { DeferredLines } from "./deferred/deferred-lines";
 import { isCrawler } from "./is-crawler";
 import { recoveryScript } from "./recovery-script";

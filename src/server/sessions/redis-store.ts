@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import type { RedisConnection } from "../redis/redis-connection";
 import { MARKER, type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type Koa from "koa";
-import type { Logger } from "../logger";
+import type { Logger } from "../logging/logger";
 import { cookieStore } from "./cookie-store";
 import { rememberingKeys } from "./remembering-keys";
 import { type SessionStore, setSessionStore } from "./session-store";

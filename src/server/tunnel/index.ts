@@ -5,18 +5,18 @@ import { HeldBytes } from "./body/body-copy";
 import { type Allowlist, compileAllowlist } from "./check/allowlist";
 import { stillAllowed } from "./check/still-allowed";
 import { upstreamLabels } from "./check/upstream-url";
-import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS, DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "./defaults";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_RATE_LIMIT_MAX_CLIENTS, DEFAULT_SPOOL_MAX_MEMORY_BYTES } from "./contract/defaults";
 import { createReject } from "./forward/reject";
 import { createUpstreamAgent, type UpstreamAgent } from "./forward/upstream-agent";
 import type { TunnelOptions } from "./options";
 import { createTunnelRouter } from "./router";
 import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
-import type { RequestDispatcher } from "./types";
+import type { RequestDispatcher } from "./contract/types";
 
-export { TUNNEL_DEFAULTS } from "./defaults";
+export { TUNNEL_DEFAULTS } from "./contract/defaults";
 export type { TunnelOptions } from "./options";
 export { SpoolOpenError, type SpoolStats, type UpstreamDepth } from "./spool";
-export type { CircuitState, RejectReason, SpoolDropReason, TunnelLogger, TunnelObserver } from "./types";
+export type { CircuitState, RejectReason, SpoolDropReason, TunnelLogger, TunnelObserver } from "./contract/types";
 
 export interface Tunnel {
   /** Mount ahead of any body parser, auth or tracing middleware. */

@@ -1,7 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { Limiter } from "../limits/limiter";
 import type { SpoolOptions } from "./spool";
-import type { TunnelLogger, TunnelObserver } from "./types";
+import type { TunnelLogger, TunnelObserver } from "./contract/types";
 
 export interface TunnelOptions {
   /** Exact path, e.g. "/monitoring"; a trailing slash is also accepted on requests. */

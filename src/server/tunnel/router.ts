@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import type { AllowedDsn, Allowlist } from "./check/allowlist";
 import { ClientBody } from "./body/body-limit";
 import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./check/envelope-header";
-import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./errors";
+import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./contract/errors";
 import { type ForwardConfig, forward } from "./forward/forward";
 import { parseTunnelQuery, type TunnelQuery } from "./check/query";
 import { clientKey } from "../limits/client-key";

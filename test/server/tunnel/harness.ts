@@ -3,7 +3,7 @@ import Koa from "koa";
 import { createTunnel, type Tunnel } from "#src/server/tunnel";
 import type { CircuitState, SpoolDropReason } from "#src/server/tunnel/spool";
 import type { TunnelOptions } from "#src/server/tunnel/options";
-import type { RejectReason, TunnelObserver } from "#src/server/tunnel/types";
+import type { RejectReason, TunnelObserver } from "#src/server/tunnel/contract/types";
 
 /** Counts what the tunnel reports, the way the metrics module would. */
 export function countingObserver() {

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { BodyCopy, type CopyRefusal, type HeldBytes } from "./body-copy";
-import { BodyTooLargeError, ClientAbortedError } from "../errors";
+import { BodyTooLargeError, ClientAbortedError } from "../contract/errors";
 import { directUpload } from "./direct-upload";
 import { pushedUpload } from "./pushed-upload";
 

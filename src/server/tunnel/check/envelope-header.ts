@@ -1,4 +1,4 @@
-import { MalformedRequestError } from "../errors";
+import { MalformedRequestError } from "../contract/errors";
 import { type CompressedEncoding, PrefixDecoder } from "./prefix-decoder";
 
 /** Longest envelope header line accepted (decoded bytes, newline excluded). */

@@ -1,6 +1,6 @@
 import { setImmediate as nextMacrotask } from "node:timers/promises";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { MalformedRequestError } from "../errors";
+import { MalformedRequestError } from "../contract/errors";
 
 export type CompressedEncoding = "gzip" | "deflate" | "br";
 

@@ -1,6 +1,6 @@
 import type { HeldBytes } from "../body/body-copy";
 import type { Spool } from "../spool";
-import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../contract/types";
 import type { Reject } from "./reject";
 
 /** What forwarding an envelope needs: where and how to send it, how to answer, where to spool it. */

@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import { sendJson } from "../../http/json-body";
 import { discardUnreadBody } from "../../http/refuse";
-import type { RejectReason, TunnelLogger, TunnelObserver } from "../types";
+import type { RejectReason, TunnelLogger, TunnelObserver } from "../contract/types";
 
 /** Status, counter reason, the client-facing detail, and extra fields for the log line. */
 export type Rejection = [status: number, reason: RejectReason, detail: string, logFields?: Record<string, unknown>];

@@ -1,5 +1,5 @@
 import type { Dispatcher } from "undici";
-import type { RequestDispatcher } from "../types";
+import type { RequestDispatcher } from "../contract/types";
 import type { Agent } from "./undici-agent";
 
 export interface UpstreamAgent extends RequestDispatcher {

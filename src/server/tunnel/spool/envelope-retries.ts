@@ -1,4 +1,4 @@
-import type { TunnelLogger } from "../types";
+import type { TunnelLogger } from "../contract/types";
 import { type Backoff, backoffDelay } from "./backoff";
 import type { Circuit } from "./circuit";
 import type { SpoolStore } from "./store";

@@ -1,4 +1,4 @@
-import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../contract/types";
 import { type Backoff, backoffDelay } from "./backoff";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";

@@ -1,4 +1,4 @@
-import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../types";
+import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../contract/types";
 import type { Circuit, UpstreamPass } from "./circuit";
 import type { UpstreamRateLimits } from "./rate-limits";
 import { isPlainBody, withSentAtMovedForward } from "./sent-at";

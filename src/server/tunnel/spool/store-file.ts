@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import type Database from "better-sqlite3";
-import type { TunnelLogger } from "../types";
+import type { TunnelLogger } from "../contract/types";
 import { migrate } from "./schema";
 import { openHeldDatabase, readPragma } from "./sqlite-handles";
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { TunnelLogger } from "../types";
+import type { TunnelLogger } from "../contract/types";
 import { heldStatement } from "./sqlite-handles";
 import { openStoreFile } from "./store-file";
 import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";

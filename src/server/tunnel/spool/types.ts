@@ -1,6 +1,6 @@
 import type { Upstream } from "../check/upstream-url";
 
-export type { CircuitState, SpoolDropReason } from "../types";
+export type { CircuitState, SpoolDropReason } from "../contract/types";
 
 /** An envelope the ingest could not take when it arrived, as it is kept until it can. */
 export interface SpoolEntry {

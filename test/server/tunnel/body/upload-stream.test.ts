@@ -6,7 +6,7 @@ import { setImmediate as tick } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
 import { HeldBytes } from "#src/server/tunnel/body/body-copy";
 import { ClientBody } from "#src/server/tunnel/body/body-limit";
-import { BodyTooLargeError, ClientAbortedError } from "#src/server/tunnel/errors";
+import { BodyTooLargeError, ClientAbortedError } from "#src/server/tunnel/contract/errors";
 
 // A stand-in for the visitor's request: chunks arrive when the test pushes them.
 const clientRequest = () => new Readable({ read() {} });

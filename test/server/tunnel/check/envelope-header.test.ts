@@ -1,7 +1,7 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { envelopeDsn, MAX_HEADER_BYTES, parseContentEncoding, peekHeaderLine } from "#src/server/tunnel/check/envelope-header";
-import { MalformedRequestError } from "#src/server/tunnel/errors";
+import { MalformedRequestError } from "#src/server/tunnel/contract/errors";
 import { PrefixDecoder } from "#src/server/tunnel/check/prefix-decoder";
 
 function reader(chunks: Buffer[]) {

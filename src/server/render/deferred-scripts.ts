@@ -1,8 +1,8 @@
 import type { Writable } from "node:stream";
-import { DEFERRED_GLOBAL } from "../../../shared/deferred/deferred-data";
-import { serializeForScript } from "../../../shared/document/serialize";
-import type { StartedRender } from "../stream-document";
-import type { DeferredLines } from "./deferred-lines";
+import { DEFERRED_GLOBAL } from "../../shared/deferred/deferred-data";
+import { serializeForScript } from "../../shared/document/serialize";
+import type { StartedRender } from "./stream-document";
+import type { DeferredLines } from "./deferred/deferred-lines";
 
 /**
  * The page's render with each deferred value's line added to the response, in an inline script

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { createElement, Suspense, use } from "react";
 import { describe, expect, it } from "vitest";
 import { encodeLines } from "#src/server/render/deferred/deferred-lines";
-import { withDeferredScripts } from "#src/server/render/deferred/deferred-scripts";
+import { withDeferredScripts } from "#src/server/render/deferred-scripts";
 import { streamDocument } from "#src/server/render/stream-document";
 
 /** A destination recording each write, and when the response ended. */

@@ -3,15 +3,15 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import appRoutes from "outpost:server-routes";
-import { createApp, pageRuntimeConfig } from "../app";
-import { loadAssets } from "../assets/manifest";
-import { loadAppSettings, loadEnv } from "../config/env.server";
-import { createHttpServer, listen } from "../lifecycle/http-server";
-import { createLogger } from "../logger";
-import { serializeAsScriptValue } from "../../shared/document/serialize";
-import { renderPrerendered } from "./render-prerendered";
-import { PRERENDERED_DIR, type PrerenderedManifest } from "./prerendered-pages";
-import { prerenderTargets } from "./prerender-urls";
+import { createApp, pageRuntimeConfig } from "./app";
+import { loadAssets } from "./assets/manifest";
+import { loadAppSettings, loadEnv } from "./config/env.server";
+import { createHttpServer, listen } from "./lifecycle/http-server";
+import { createLogger } from "./logging/logger";
+import { serializeAsScriptValue } from "../shared/document/serialize";
+import { renderPrerendered } from "./prerender/render-prerendered";
+import { PRERENDERED_DIR, type PrerenderedManifest } from "./prerender/prerendered-pages";
+import { prerenderTargets } from "./prerender/prerender-urls";
 
 // Run by scripts/build.mjs once the bundles are built (dist/server/prerender.js): renders every
 // page that declares `prerender` through this build's own app, on a private port, into

@@ -1,0 +1,1 @@
+export function findCycles<Node>(graph: Map<Node, Set<Node>>): { nodes: Node[]; cycles: Node[][] }[];
