@@ -4,7 +4,7 @@ import type { DocumentPayload } from "../../shared/document/payload";
 import { servedLocation } from "../../shared/navigation/location-hooks";
 import { RouterContext } from "../../shared/navigation/router-context";
 import type { BrowserRouter } from "./browser-router";
-import type { ClientRoutes } from "./client-routes";
+import type { ClientRoutes } from "./core/client-routes";
 import { OutletErrorBoundary } from "./OutletErrorBoundary";
 
 interface Props {

@@ -1,5 +1,5 @@
 import { decode } from "turbo-stream";
-import { DEFERRED_GLOBAL, decodeDeferred, forEachDeferred } from "../../shared/deferred/deferred-data";
+import { DEFERRED_GLOBAL, decodeDeferred, forEachDeferred } from "../../../shared/deferred/deferred-data";
 
 /**
  * Decodes loader data whose deferred values stream after it (turbo-stream, as the server encoded
