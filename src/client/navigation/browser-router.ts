@@ -89,6 +89,11 @@ export class BrowserRouter implements Router {
     env.window.addEventListener("popstate", (event) => popState(core, event));
   }
 
+  /** The browser the router was given. */
+  get env(): RouterEnvironment {
+    return this.#core.env;
+  }
+
   readonly state = (): BrowserRouterState => this.#core.store.state;
   readonly subscribe = (listener: () => void): (() => void) => this.#core.store.subscribe(listener);
   readonly navigate = (to: string, options: NavigateOptions = {}): Promise<void> => navigate(this.#core, to, options);
