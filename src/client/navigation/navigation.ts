@@ -63,8 +63,8 @@ export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirect
     core.store.apply(transition.navigate, {
       location: url.pathname + url.search + url.hash,
       // A redirect followed is the same navigation: it started once.
-      ...(redirects === 0 ? { started: { pattern: matched?.pattern ?? NOT_FOUND_ROUTE } } : {}),
-      ...(intent.viewTransition ? { viewTransition: { from: core.store.state.location.pathname, to: url.pathname } } : {}),
+      started: redirects === 0 ? { pattern: matched?.pattern ?? NOT_FOUND_ROUTE } : undefined,
+      viewTransition: intent.viewTransition ? { from: core.store.state.location.pathname, to: url.pathname } : undefined,
     });
   }
   let answer: RouteAnswer;

@@ -2,9 +2,9 @@ import type { RouterEnvironment } from "./environment";
 
 /**
  * How the router leaves for a document load: the browser loads `href`; this page loads again (so
- * that old code never reads new data); or a form is posted natively, as without JavaScript.
+ * that old code never reads new data); or a form, built by the caller, is submitted natively.
  */
-export type Exit = { kind: "load"; href: string } | { kind: "reload" } | { kind: "post"; href: string; formData: FormData };
+export type Exit = { kind: "load"; href: string } | { kind: "reload" } | { kind: "submit"; form: HTMLFormElement };
 
 /**
  * The router's one way out, for whatever only the browser itself can do (another origin, another
@@ -13,21 +13,8 @@ export type Exit = { kind: "load"; href: string } | { kind: "reload" } | { kind:
 export function leave({ location, document }: Pick<RouterEnvironment, "location" | "document">, exit: Exit): void {
   if (exit.kind === "load") location.assign(exit.href);
   else if (exit.kind === "reload") location.reload();
-  else postNatively(document, exit.href, exit.formData);
-}
-
-function postNatively(document: RouterEnvironment["document"], href: string, formData: FormData): void {
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = href;
-  form.hidden = true;
-  for (const [name, value] of formData.entries()) {
-    if (typeof value !== "string") continue;
-    const input = document.createElement("input");
-    input.name = name;
-    input.value = value;
-    form.append(input);
+  else {
+    document.body.append(exit.form);
+    exit.form.submit();
   }
-  document.body.append(form);
-  form.submit();
 }

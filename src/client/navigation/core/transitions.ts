@@ -19,14 +19,8 @@ import type { BrowserRouterState as State, FetcherRecord } from "./router-store"
 
 /** A page navigation starts (a link, back/forward, a redirect followed): the router is loading `location`. */
 export function navigate(state: State, start: { location: string; started?: NavigationEvent; viewTransition?: ViewTransition }): State {
-  const { location, started, viewTransition } = start;
-  return {
-    ...state,
-    navigation: { state: "loading", location },
-    revalidation: "idle",
-    ...(started ? { started } : {}),
-    ...(viewTransition ? { viewTransition } : {}),
-  };
+  const { location, started = state.started, viewTransition = state.viewTransition } = start;
+  return { ...state, navigation: { state: "loading", location }, revalidation: "idle", started, viewTransition };
 }
 
 /** The page's loaders run again with no navigation (after an action, revalidate()). */

@@ -21,8 +21,24 @@ export interface FetcherDeps {
  * origin): a plain form submission; for a load, this page loaded again.
  */
 function leavePage(env: FetcherDeps["env"], href: string, submission: FetcherSubmission | undefined): FetchAnswer {
-  leave(env, submission ? { kind: "post", href, formData: submission.formData } : { kind: "reload" });
+  leave(env, submission ? { kind: "submit", form: hiddenForm(env.document, href, submission.formData) } : { kind: "reload" });
   return { kind: "left" };
+}
+
+/** The submission as a plain form would post it (its text fields). */
+function hiddenForm(document: FetcherDeps["env"]["document"], href: string, formData: FormData): HTMLFormElement {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = href;
+  form.hidden = true;
+  for (const [name, value] of formData.entries()) {
+    if (typeof value !== "string") continue;
+    const input = document.createElement("input");
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  return form;
 }
 
 /** Form fields as a urlencoded body, or multipart when a file is among them. */
