@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BrowserRouterState, FetcherRecord } from "#src/client/navigation/core/router-store";
+import { type BrowserRouterState, type FetcherRecord, RouterStore } from "#src/client/navigation/core/router-store";
 import * as transition from "#src/client/navigation/core/transitions";
 import { IDLE_FETCHER, IDLE_NAVIGATION, UNBLOCKED } from "#src/shared/navigation/router-state";
 import { HOME, stateFor } from "./support/fake-browser";
@@ -177,5 +177,18 @@ describe("fetcher transitions", () => {
     const started = transition.fetcherStart(base, "k", undefined);
     expect(transition.fetcherDrop(started, "k").fetchers.has("k")).toBe(false);
     expect(transition.fetcherDrop(base, "k")).toBe(base);
+  });
+});
+
+describe("the store", () => {
+  it("applies a transition by name and tells each listener the state before; a transition that changes nothing tells none", () => {
+    const store = new RouterStore(base);
+    const seen: [BrowserRouterState, BrowserRouterState][] = [];
+    store.subscribe((next, previous) => seen.push([next, previous]));
+    store.apply(transition.unblock);
+    expect(seen).toHaveLength(0);
+    store.apply(transition.block, held);
+    expect(store.state.blocker.state).toBe("blocked");
+    expect(seen).toEqual([[store.state, base]]);
   });
 });
