@@ -136,7 +136,7 @@ function clientRoutesModule(root, routesFile, modules, { lazyRoot, diagnostics }
     // or the code both tables share would be split into a chunk of its own.
     ...(diagnostics ? [`import ${JSON.stringify(path.join(root, "src/client/start.tsx"))};`, ...mountedConfig(root, routesFile)] : []),
     ...(diagnostics ? [] : [`import config from ${JSON.stringify(routesFile)};`]),
-    `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/client-routes.ts"))};`,
+    `import { createClientRoutes } from ${JSON.stringify(path.join(root, "src/client/navigation/core/client-routes.ts"))};`,
     `export default createClientRoutes(config, { ${entries.join(", ")} });`,
   ].join("\n");
 }

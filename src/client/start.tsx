@@ -5,7 +5,7 @@ import { announcingErrors } from "./dev/error-hooks";
 import { rootErrorHooks } from "./monitoring/error-queue";
 import { loadErrorReporting } from "./monitoring/load-reporting";
 import { BrowserRouter } from "./navigation/browser-router";
-import { browserEnvironment } from "./navigation/environment";
+import { browserEnvironment } from "./navigation/core/environment";
 import { RouterRoot } from "./navigation/RouterRoot";
 import { setRouter } from "./navigation/revalidate";
 import { importWithRetry } from "./recovery/import-with-retry";
@@ -27,6 +27,7 @@ declare global {
 export async function start(): Promise<void> {
   const payload = window[PAYLOAD_GLOBAL];
   const { sentryDsn } = payload.config;
+  const env = browserEnvironment();
 
   // Errors are queued from here on; the SDK loads at the first one or once the page is idle.
   if (sentryDsn) loadErrorReporting(payload, sentryDsn);
@@ -34,7 +35,7 @@ export async function start(): Promise<void> {
   // Deferred values: the loader data comes encoded, its values streaming after the document's shell.
   const { stream } = payload;
   const streamed =
-    stream === undefined ? undefined : importWithRetry(() => import("./navigation/stream-route-data")).then((decoder) => decoder.readPageData(stream));
+    stream === undefined ? undefined : importWithRetry(() => import("./navigation/core/stream-route-data")).then((decoder) => decoder.readPageData(stream, env));
   // Only a server that serves the diagnostics makes the browser fetch their routes.
   const clientRoutes = payload.config.diagnostics ? (await importWithRetry(() => import("outpost:client-routes-with-diagnostics"))).default : appRoutes;
   // The server preloaded these chunks (modulepreload), so this waits for no second round trip.
@@ -44,7 +45,7 @@ export async function start(): Promise<void> {
     buildId: payload.buildId,
     diagnostics: payload.config.diagnostics,
     state: payload.state,
-    env: browserEnvironment(),
+    env,
   });
   setRouter(router);
   await loaded;

@@ -1,6 +1,6 @@
 import type { HotUpdate } from "../../shared/dev/hot-protocol";
 import type { RouteModule } from "../../shared/routing/module";
-import type { ClientRoutes } from "../navigation/client-routes";
+import type { ClientRoutes } from "../navigation/core/client-routes";
 import { revalidate } from "../navigation/revalidate";
 import { performReactRefresh } from "./refresh-runtime";
 

@@ -1,5 +1,5 @@
 import { DEV_EVENTS_PATH, DEV_VERSION_TIMING, type DevState, type HotUpdate } from "../../shared/dev/hot-protocol";
-import type { ClientRoutes } from "../navigation/client-routes";
+import type { ClientRoutes } from "../navigation/core/client-routes";
 import { DEV_ERROR_EVENT } from "./error-hooks";
 import { applyClientPart, applyServerPart } from "./apply-update";
 import { combineClientParts } from "./combine-updates";

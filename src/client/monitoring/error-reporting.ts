@@ -22,7 +22,7 @@ import { version } from "react";
 import type { DocumentPayload } from "../../shared/document/payload";
 import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options";
 import { tunnelUrl } from "./tunnel-url";
-import { onNavigation } from "../navigation/navigation-events";
+import { onNavigation } from "../navigation/core/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
 import { markEventSent, recordCapturedEventId } from "./event-ids";
 

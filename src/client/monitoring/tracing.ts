@@ -1,5 +1,5 @@
 import { browserTracingIntegration, getClient, type Span, startBrowserTracingNavigationSpan, updateSpanName } from "@sentry/react";
-import { onNavigation } from "../navigation/navigation-events";
+import { onNavigation } from "../navigation/core/navigation-events";
 import { type ReportingPayload, startErrorReporting } from "./error-reporting";
 
 /**

@@ -1,6 +1,7 @@
-import { Component, type ComponentType, type ReactNode } from "react";
+import { Component, type ComponentType, type ContextType, createContext, type ReactNode } from "react";
 import type { ErrorBoundaryProps, RouteError } from "../../shared/routing/module";
 import { whenReported } from "../monitoring/event-ids";
+import type { RouterEnvironment } from "./core/environment";
 
 interface Props {
   fallback: ComponentType<ErrorBoundaryProps>;
@@ -8,6 +9,9 @@ interface Props {
   errorTitle: () => string;
   children: ReactNode;
 }
+
+/** The document whose title an error shows: the router's environment's (RouterRoot provides it). */
+export const TitleDocument = createContext<Pick<RouterEnvironment["document"], "title"> | null>(null);
 
 interface State {
   error: RouteError | undefined;
@@ -20,6 +24,8 @@ interface State {
  * the next navigation clears it.
  */
 export class OutletErrorBoundary extends Component<Props, State> {
+  static override contextType = TitleDocument;
+  declare context: ContextType<typeof TitleDocument>;
   override state: State = { error: undefined, resetKey: this.props.resetKey };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
@@ -38,8 +44,11 @@ export class OutletErrorBoundary extends Component<Props, State> {
   override componentDidCatch(error: unknown): void {
     // The title a full load of this failure shows (the error component's errorHead), not the failed page's.
     const title = this.props.errorTitle();
-    this.#titles = { before: document.title, error: title };
-    document.title = title;
+    const document = this.context;
+    if (document) {
+      this.#titles = { before: document.title, error: title };
+      document.title = title;
+    }
     this.#unsubscribe?.();
     this.#unsubscribe = whenReported(error, (eventId) => {
       this.setState((state) => (state.error ? { error: { ...state.error, eventId } } : null));
@@ -48,7 +57,8 @@ export class OutletErrorBoundary extends Component<Props, State> {
 
   override componentDidUpdate(_props: Props, previous: State): void {
     const titles = this.#titles;
-    if (!previous.error || this.state.error || !titles) return;
+    const document = this.context;
+    if (!previous.error || this.state.error || !titles || !document) return;
     this.#titles = undefined;
     // React rewrites the title only when its text changed: same text, it is still ours to put back.
     if (document.title === titles.error) document.title = titles.before;

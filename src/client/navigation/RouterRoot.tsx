@@ -4,8 +4,8 @@ import type { DocumentPayload } from "../../shared/document/payload";
 import { servedLocation } from "../../shared/navigation/location-hooks";
 import { RouterContext } from "../../shared/navigation/router-context";
 import type { BrowserRouter } from "./browser-router";
-import type { ClientRoutes } from "./client-routes";
-import { OutletErrorBoundary } from "./OutletErrorBoundary";
+import type { ClientRoutes } from "./core/client-routes";
+import { OutletErrorBoundary, TitleDocument } from "./OutletErrorBoundary";
 
 interface Props {
   router: BrowserRouter;
@@ -29,20 +29,22 @@ export function RouterRoot({ router, routes, payload }: Props) {
   useLayoutEffect(() => router.rendered(), [router, page, location]);
   // Hydration has committed: tests and monitoring can tell the page is interactive.
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
+    router.env.document.documentElement.dataset.hydrated = "true";
+  }, [router]);
   return (
     <RouterContext value={router}>
-      <App
-        state={page}
-        modules={routes.modules}
-        table={routes.table}
-        traceMeta={payload.traceMeta}
-        Boundary={OutletErrorBoundary}
-        feedbackPage={payload.config.feedbackPage}
-        favicon={payload.config.favicon}
-        served={served}
-      />
+      <TitleDocument value={router.env.document}>
+        <App
+          state={page}
+          modules={routes.modules}
+          table={routes.table}
+          traceMeta={payload.traceMeta}
+          Boundary={OutletErrorBoundary}
+          feedbackPage={payload.config.feedbackPage}
+          favicon={payload.config.favicon}
+          served={served}
+        />
+      </TitleDocument>
     </RouterContext>
   );
 }

@@ -1,24 +1,25 @@
 import type { FetcherSubmission } from "../../shared/navigation/fetcher-request";
 import type { BlockerFunction, NavigateOptions, Router } from "../../shared/navigation/router-context";
+import { IDLE_NAVIGATION, UNBLOCKED } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
-import { Blocking, proceed, reset, UNBLOCKED } from "./blocking";
-import type { ClientRoutes } from "./client-routes";
+import { Blocking, proceed, reset } from "./blocking";
+import type { ClientRoutes } from "./core/client-routes";
 import { DataFreshness } from "./data-freshness";
 import { eventsEffect } from "./effects/events";
 import { focusEffect } from "./effects/focus";
 import { navigatingFlag } from "./effects/navigating-flag";
 import type { RouterEffect } from "./effects/router-effect";
 import { scrollEffect } from "./effects/scroll";
-import type { RouterEnvironment } from "./environment";
-import { routeData } from "./fetch-route-data";
-import { fetcherRetainer, fetchFor } from "./fetchers/fetchers";
-import { type HistoryEntry, IDLE, invalidate, locationOf, navigate, newKey } from "./navigation";
+import type { RouterEnvironment } from "./core/environment";
+import { routeData } from "./core/fetch-route-data";
+import { type FetcherHost, fetcherRetainer, fetchFor } from "./fetchers/fetchers";
+import { followAction, type HistoryEntry, invalidate, locationOf, navigate, newKey } from "./navigation";
 import { popState } from "./pop-state";
 import { prefetch } from "./prefetch";
 import { PrefetchCache } from "./prefetch-cache";
-import { Requests } from "./requests";
+import { Requests } from "./core/requests";
 import type { RouterCore } from "./router-core";
-import { type BrowserRouterState, RouterStore } from "./router-store";
+import { type BrowserRouterState, RouterStore } from "./core/router-store";
 import { submit } from "./submission";
 
 export interface BrowserRouterOptions {
@@ -38,6 +39,7 @@ export interface BrowserRouterOptions {
 export class BrowserRouter implements Router {
   readonly #core: RouterCore;
   readonly #effects: RouterEffect[];
+  readonly #fetchers: FetcherHost;
   readonly #retain: (key: string) => () => void;
 
   constructor(routes: ClientRoutes, { buildId, diagnostics, state, env }: BrowserRouterOptions) {
@@ -49,7 +51,7 @@ export class BrowserRouter implements Router {
       location: locationOf(new URL(env.location.href), key, entry?.usr ?? null),
       historyAction: "pop",
       page: state,
-      navigation: IDLE,
+      navigation: IDLE_NAVIGATION,
       fetchers: new Map(),
       revalidation: "idle",
       freshAsOf: 0,
@@ -77,8 +79,19 @@ export class BrowserRouter implements Router {
     store.subscribe((next, previous) => {
       for (const effect of this.#effects) effect.changed?.(next, previous);
     });
+    // The fetchers get what they need of the router passed in: they import none of its parts.
+    this.#fetchers = {
+      ...core,
+      follow: (location, from) => void followAction(core, location, from, {}),
+      invalidate: () => invalidate(core, "action"),
+    };
     this.#retain = fetcherRetainer(core);
     env.window.addEventListener("popstate", (event) => popState(core, event));
+  }
+
+  /** The browser the router was given. */
+  get env(): RouterEnvironment {
+    return this.#core.env;
   }
 
   readonly state = (): BrowserRouterState => this.#core.store.state;
@@ -91,7 +104,7 @@ export class BrowserRouter implements Router {
   readonly submit = (action: string, body: URLSearchParams | FormData, options: Pick<NavigateOptions, "viewTransition"> = {}) =>
     submit(this.#core, action, body, options);
   readonly prefetch = (to: string): void => prefetch(this.#core, to);
-  readonly fetch = (key: string, href: string, submission: FetcherSubmission | undefined) => fetchFor(this.#core, key, href, submission);
+  readonly fetch = (key: string, href: string, submission: FetcherSubmission | undefined) => fetchFor(this.#fetchers, key, href, submission);
   readonly retainFetcher = (key: string): (() => void) => this.#retain(key);
 
   /** Resolves once the page shows data loaded after this call. */

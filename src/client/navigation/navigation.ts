@@ -1,18 +1,18 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { NavigateOptions } from "../../shared/navigation/router-context";
-import type { Navigation, RouterLocation } from "../../shared/navigation/router-state";
+import type { RouterLocation } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
-import { holds, released, UNBLOCKED } from "./blocking";
-import type { RouteAnswer } from "./fetch-route-data";
-import { settled } from "./fetchers/fetcher-status";
+import { holds, released } from "./blocking";
+import type { RouteAnswer } from "./core/fetch-route-data";
+import { leave } from "./core/leave";
+import { PAGE } from "./core/requests";
+import * as transition from "./core/transitions";
 import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
-import { PAGE } from "./requests";
-import { type HistoryMode, idsOf, leave, type RouterCore } from "./router-core";
+import { type HistoryMode, idsOf, type RouterCore } from "./router-core";
 import { show } from "./view-transition";
 
-export const IDLE: Navigation = { state: "idle" };
 // A redirect loop ends in a full page load, where the browser's own limit applies.
 const MAX_REDIRECTS = 10;
 
@@ -39,7 +39,7 @@ export interface HistoryEntry {
 export function navigate(core: RouterCore, to: string, options: NavigateOptions): Promise<void> {
   const target = navigationTarget(to, core.env.location.href);
   if (target.kind !== "client") {
-    if (target.kind === "document") leave(core, target.url.href);
+    if (target.kind === "document") leave(core.env, { kind: "load", href: target.url.href });
     return Promise.resolve();
   }
   const { url } = target;
@@ -53,28 +53,31 @@ export function navigate(core: RouterCore, to: string, options: NavigateOptions)
 /** Loads the page at `url` (data and code) and shows it; the newest page request wins. */
 export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent = {}): Promise<void> {
   // A resource route (JSON, a file) has no page to render here.
-  if (core.routes.isResource(url.pathname, core.diagnostics)) return leave(core, url.href);
+  if (core.routes.isResource(url.pathname, core.diagnostics)) return leave(core.env, { kind: "load", href: url.href });
   const ticket = core.requests.start(PAGE);
   const matched = preloadCode(core, url);
   const generation = core.freshness.generation;
   const routes = wanted(core, url, matched, mode);
-  if (mode === "none") core.store.set({ revalidation: "loading" });
+  if (mode === "none") core.store.apply(transition.revalidate);
   else {
-    const started = redirects === 0 ? { started: { pattern: matched?.pattern ?? NOT_FOUND_ROUTE } } : {};
-    const viewTransition = intent.viewTransition ? { viewTransition: { from: core.store.state.location.pathname, to: url.pathname } } : {};
-    core.store.set({ navigation: { state: "loading", location: url.pathname + url.search + url.hash }, revalidation: "idle", ...started, ...viewTransition });
+    core.store.apply(transition.navigate, {
+      location: url.pathname + url.search + url.hash,
+      // A redirect followed is the same navigation: it started once.
+      started: redirects === 0 ? { pattern: matched?.pattern ?? NOT_FOUND_ROUTE } : undefined,
+      viewTransition: intent.viewTransition ? { from: core.store.state.location.pathname, to: url.pathname } : undefined,
+    });
   }
   let answer: RouteAnswer;
   try {
     answer = await (core.prefetched.take(prefetchKey(url, routes, generation)) ?? core.data.load(url, ticket.signal, routes));
     if (!ticket.isCurrent()) return;
-    if (answer.kind === "reload") return leave(core, url.href);
+    if (answer.kind === "reload") return leave(core.env, { kind: "load", href: url.href });
     // The redirecting URL never became an entry of its own: a push stays a push.
     if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1, intent);
     await core.routes.load(idsOf(answer.state));
   } catch {
     // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
-    if (ticket.isCurrent() && !ticket.signal.aborted) leave(core, url.href);
+    if (ticket.isCurrent() && !ticket.signal.aborted) leave(core.env, { kind: "load", href: url.href });
     return;
   }
   if (!ticket.isCurrent()) return;
@@ -93,12 +96,12 @@ function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode
   if (target.kind === "refused") {
     // What a browser does with such a Location on a full load: it stays where it is.
     console.warn("Outpost: a redirect to a URL that is not http(s) was not followed");
-    core.store.set({ navigation: IDLE, revalidation: "idle", viewTransition: null });
+    core.store.apply(transition.fail);
     revalidateIfStale(core);
     return Promise.resolve();
   }
   if (target.kind === "document" || redirects > MAX_REDIRECTS) {
-    leave(core, target.url.href);
+    leave(core.env, { kind: "load", href: target.url.href });
     return Promise.resolve();
   }
   return go(core, target.url, mode, redirects, intent);
@@ -119,38 +122,20 @@ function revalidateIfStale(core: RouterCore): void {
 /** Shows a page: a new history entry for push and replace, the same location for "none". */
 export function commit(core: RouterCore, page: RouteState, url: URL, mode: HistoryMode, generation: number, intent: NavigationIntent = {}): void {
   const { env, store, freshness } = core;
-  let { location, historyAction, entryIndex, preventScrollReset } = store.state;
+  let moved: transition.Landing["moved"];
   if (mode !== "none") {
     const key = intent.key ?? newKey();
     const state = intent.state ?? null;
-    entryIndex = mode === "pop" ? (intent.index ?? entryIndex) : entryIndex + (mode === "push" ? 1 : 0);
+    const { entryIndex } = store.state;
+    const index = mode === "pop" ? (intent.index ?? entryIndex) : entryIndex + (mode === "push" ? 1 : 0);
     if (mode !== "pop") {
-      const entry: HistoryEntry = { key, idx: entryIndex, usr: state };
+      const entry: HistoryEntry = { key, idx: index, usr: state };
       env.history[mode === "push" ? "pushState" : "replaceState"](entry, "", url.pathname + url.search + url.hash);
     }
-    location = locationOf(url, key, state);
-    historyAction = mode;
-    preventScrollReset = intent.preventScrollReset === true;
+    moved = { location: locationOf(url, key, state), historyAction: mode, entryIndex: index, preventScrollReset: intent.preventScrollReset === true };
   }
   freshness.committed(generation);
-  const blocker = store.state.blocker.state === "proceeding" ? { blocker: UNBLOCKED } : {};
-  // One change: a fetcher waiting for this data turns idle in the render that shows it.
-  show(
-    core,
-    {
-      page,
-      location,
-      historyAction,
-      entryIndex,
-      preventScrollReset,
-      navigation: IDLE,
-      revalidation: "idle",
-      freshAsOf: freshness.freshAsOf,
-      fetchers: settled(store.state.fetchers, freshness.freshAsOf),
-      ...blocker,
-    },
-    intent.viewTransition,
-  );
+  show(core, { page, moved, freshAsOf: freshness.freshAsOf }, intent.viewTransition);
   // An action answered while this page was on its way: its data may predate it.
   revalidateIfStale(core);
 }

@@ -1,4 +1,5 @@
 import { holds, released } from "./blocking";
+import * as transition from "./core/transitions";
 import { go, type HistoryEntry, locationOf, newKey } from "./navigation";
 import { currentPath, type RouterCore } from "./router-core";
 
@@ -30,7 +31,7 @@ export function popState(core: RouterCore, event: PopStateEvent): void {
   }
   // Another fragment of the page on screen: nothing to load.
   if (url.pathname + url.search === currentPath(core) && store.state.navigation.state === "idle") {
-    store.set({ location: locationOf(url, key, state), historyAction: "pop", entryIndex: index });
+    store.apply(transition.popWithinPage, { location: locationOf(url, key, state), entryIndex: index });
     released(core);
     return;
   }

@@ -1,4 +1,4 @@
-import type { RouteAnswer } from "./fetch-route-data";
+import type { RouteAnswer } from "./core/fetch-route-data";
 
 // Long enough for a hover to turn into a click; short enough that the data is still fresh.
 const FRESH_MS = 10_000;

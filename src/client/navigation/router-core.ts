@@ -1,14 +1,14 @@
 import type { RouteState } from "../../shared/routing/route-state";
 import type { Blocking } from "./blocking-state";
-import type { ClientRoutes } from "./client-routes";
+import type { ClientRoutes } from "./core/client-routes";
+import type { RouterEnvironment } from "./core/environment";
+import type { RouteData } from "./core/fetch-route-data";
+import type { Requests } from "./core/requests";
+import type { RouterStore } from "./core/router-store";
 import type { DataFreshness } from "./data-freshness";
-import type { RouterEnvironment } from "./environment";
-import type { RouteData } from "./fetch-route-data";
 import type { PrefetchCache } from "./prefetch-cache";
-import type { Requests } from "./requests";
-import type { RouterStore } from "./router-store";
 
-/** What the router's parts (navigation, submission, fetchers) share: its state and its requests. */
+/** What the router's parts (navigation, submission, blocking, prefetch) share: its state and its requests. */
 export interface RouterCore {
   env: RouterEnvironment;
   store: RouterStore;
@@ -32,8 +32,3 @@ export const idsOf = (state: RouteState) => state.matches.map((match) => match.i
 /** The path and query on screen. */
 export const currentPath = ({ store }: RouterCore) => store.state.location.pathname + store.state.location.search;
 
-/**
- * The router's one way out: the browser loads `href` itself (another origin, another build, a
- * network failure, a resource route, a redirect loop), and shows what happened.
- */
-export const leave = ({ env }: RouterCore, href: string): void => env.location.assign(href);

@@ -1,9 +1,10 @@
 import { toFormData } from "../../shared/navigation/form-data";
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { NavigateOptions } from "../../shared/navigation/router-context";
-import type { RouteAnswer } from "./fetch-route-data";
-import { commit, followAction, IDLE } from "./navigation";
-import { PAGE } from "./requests";
+import type { RouteAnswer } from "./core/fetch-route-data";
+import { commit, followAction } from "./navigation";
+import { PAGE } from "./core/requests";
+import * as transition from "./core/transitions";
 import { currentPath, idsOf, type RouterCore } from "./router-core";
 
 /**
@@ -24,7 +25,7 @@ export async function submit(
   const ticket = core.requests.start(PAGE);
   const generation = core.freshness.generation;
   const formData = toFormData(body);
-  core.store.set({ navigation: { state: "submitting", location: path, formMethod: "POST", formAction: path, formData }, revalidation: "idle" });
+  core.store.apply(transition.submit, { path, formData });
   let answer: RouteAnswer;
   try {
     answer = await core.data.submit(url, body, ticket.signal);
@@ -39,7 +40,7 @@ export async function submit(
   }
   if (!ticket.isCurrent()) return "done";
   if (answer.kind !== "state") {
-    core.store.set({ navigation: IDLE });
+    core.store.apply(transition.fail);
     return "fallback";
   }
   commit(core, answer.state, url, path === currentPath(core) ? "none" : "push", generation, intent);

@@ -1,27 +1,25 @@
 import { flushSync } from "react-dom";
+import * as transition from "./core/transitions";
 import type { RouterCore } from "./router-core";
-import type { BrowserRouterState } from "./router-store";
 
 interface TransitionDocument {
   startViewTransition?(update: () => void): { finished: Promise<void> };
 }
 
 /**
- * Shows a change of the store: inside `document.startViewTransition` when the navigation asked
- * for one and the browser has it (React renders the new page synchronously in the callback, so
- * the browser snapshots it), else at once.
+ * Shows a page (transition.settle): inside `document.startViewTransition` when the navigation
+ * asked for one and the browser has it (React renders the new page synchronously in the callback,
+ * so the browser snapshots it), else at once.
  */
-export function show(core: RouterCore, change: Partial<BrowserRouterState>, viewTransition: boolean | undefined): void {
+export function show(core: RouterCore, landing: Omit<transition.Landing, "inViewTransition">, viewTransition: boolean | undefined): void {
   const { store } = core;
   const document = core.env.document as TransitionDocument;
   if (!viewTransition || typeof document.startViewTransition !== "function") {
-    store.set({ ...change, viewTransition: null });
+    store.apply(transition.settle, { ...landing, inViewTransition: false });
     return;
   }
   const running = store.state.viewTransition;
-  const transition = document.startViewTransition(() => flushSync(() => store.set(change)));
-  const finish = () => {
-    if (store.state.viewTransition === running) store.set({ viewTransition: null });
-  };
-  transition.finished.then(finish, finish);
+  const started = document.startViewTransition(() => flushSync(() => store.apply(transition.settle, { ...landing, inViewTransition: true })));
+  const finish = () => store.apply(transition.viewTransitionEnd, running);
+  started.finished.then(finish, finish);
 }

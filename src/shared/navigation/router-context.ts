@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
 import type { FetcherSubmission } from "./fetcher-request";
-import type { FetcherStatus, Navigation, RouterLocation, RouterState } from "./router-state";
+import { type FetcherStatus, IDLE_NAVIGATION, type Navigation, type RouterLocation, type RouterState } from "./router-state";
 
 export interface NavigateOptions {
   /** Replaces the current history entry instead of adding one. */
@@ -57,7 +57,6 @@ export interface Router {
 
 export const RouterContext = createContext<Router | null>(null);
 
-const IDLE: Navigation = { state: "idle" };
 const NO_FETCHERS: ReadonlyMap<string, FetcherStatus> = new Map();
 const noSubscription = () => () => {};
 
@@ -73,7 +72,7 @@ export function useRouterState<T>(select: (state: RouterState) => T, fallback: T
 
 /** The pending navigation: idle, loading, or submitting with the form's data; idle on the server. */
 export function useNavigation(): Navigation {
-  return useRouterState((state) => state.navigation, IDLE);
+  return useRouterState((state) => state.navigation, IDLE_NAVIGATION);
 }
 
 /** The fetchers with a request under way (submitting or loading), each with its key. */

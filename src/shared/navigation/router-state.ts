@@ -10,6 +10,9 @@ export type Navigation =
   | { state: "loading"; location: string }
   | { state: "submitting"; location: string; formMethod: "POST"; formAction: string; formData: FormData };
 
+/** No navigation pending: the one value both sides use (the server's hooks answer it). */
+export const IDLE_NAVIGATION: Navigation = { state: "idle" };
+
 export type FetcherState = "idle" | "submitting" | "loading";
 
 /** One fetcher's request and its answer, by the fetcher's key. */
@@ -19,6 +22,9 @@ export interface FetcherStatus {
   error: RouteError | undefined;
   formData: FormData | undefined;
 }
+
+/** A fetcher with no request and no answer yet. */
+export const IDLE_FETCHER: FetcherStatus = { state: "idle", data: undefined, error: undefined, formData: undefined };
 
 /**
  * The address on screen; `key` names its history entry (scroll positions are kept by it) and

@@ -3,7 +3,7 @@ import type { DataOf } from "../routing/inferred-data";
 import type { RouteError } from "../routing/module";
 import { type SubmitTarget, toFormData } from "./form-data";
 import { useRouter, useRouterState } from "./router-context";
-import type { FetcherState, FetcherStatus } from "./router-state";
+import { type FetcherState, IDLE_FETCHER } from "./router-state";
 
 export type { FetcherState } from "./router-state";
 
@@ -40,8 +40,6 @@ export interface Fetcher<Data = unknown> {
   /** A form submitted through this fetcher. */
   Form: (props: FetcherFormProps) => ReactNode;
 }
-
-const IDLE: FetcherStatus = { state: "idle", data: undefined, error: undefined, formData: undefined };
 
 /**
  * A request that does not navigate: loads a page's loader data or submits to its action, with
@@ -86,6 +84,6 @@ export function useFetcher<Source = unknown>(options: FetcherOptions = {}): Fetc
   }, [router, key]);
 
   // Read with the page's state: the fetcher turns idle in the very update that shows the fresh data.
-  const { state, data, error, formData } = useRouterState((routerState) => routerState.fetchers.get(key) ?? IDLE, IDLE);
+  const { state, data, error, formData } = useRouterState((routerState) => routerState.fetchers.get(key) ?? IDLE_FETCHER, IDLE_FETCHER);
   return { state, data: data as DataOf<Source> | undefined, error, formData, ...actions };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createClientRoutes } from "#src/client/navigation/client-routes";
+import { createClientRoutes } from "#src/client/navigation/core/client-routes";
 import { ChunkLoadError } from "#src/client/recovery/import-with-retry";
 import type { RouteModule } from "#src/shared/routing/module";
 import { defineApp, index } from "#src/shared/routing/config";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { routeData } from "#src/client/navigation/fetch-route-data";
+import { routeData } from "#src/client/navigation/core/fetch-route-data";
 
 // The fetch stubbed by each test, read when called.
 const data = (buildId: string) => routeData((input, init) => fetch(input, init), buildId);

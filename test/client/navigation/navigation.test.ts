@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { onNavigation } from "#src/client/navigation/navigation-events";
+import { onNavigation } from "#src/client/navigation/core/navigation-events";
 import type { RouteModule } from "#src/shared/routing/module";
 import { BUILD, fakeBrowser, HOME, ORIGIN, page, redirect, startRouter, until } from "./support/fake-browser";
 

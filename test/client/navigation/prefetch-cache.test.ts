@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RouteAnswer } from "#src/client/navigation/fetch-route-data";
+import type { RouteAnswer } from "#src/client/navigation/core/fetch-route-data";
 import { PrefetchCache } from "#src/client/navigation/prefetch-cache";
 
 const answer = (location: string): Promise<RouteAnswer> => Promise.resolve({ kind: "redirect", build: "b", status: 307, location });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { RouterEnvironment } from "#src/client/navigation/environment";
-import { ScrollPositions } from "#src/client/navigation/scroll-positions";
+import type { RouterEnvironment } from "#src/client/navigation/core/environment";
+import { ScrollPositions } from "#src/client/navigation/effects/scroll-positions";
 
 let env: RouterEnvironment;
 

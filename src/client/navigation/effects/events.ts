@@ -1,5 +1,5 @@
-import { emitNavigation } from "../navigation-events";
-import type { BrowserRouterState } from "../router-store";
+import { emitNavigation } from "../core/navigation-events";
+import type { BrowserRouterState } from "../core/router-store";
 import { landings, type RouterEffect } from "./router-effect";
 
 /** Navigation start (as the browser matched it) and end (as the server answered), for monitoring. */

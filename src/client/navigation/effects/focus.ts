@@ -1,6 +1,6 @@
 import { fragmentId } from "../../../shared/navigation/navigation-target";
-import type { RouterEnvironment } from "../environment";
-import type { BrowserRouterState } from "../router-store";
+import type { RouterEnvironment } from "../core/environment";
+import type { BrowserRouterState } from "../core/router-store";
 import { landings, type RouterEffect } from "./router-effect";
 
 /**

@@ -1,4 +1,4 @@
-import type { RouterEnvironment } from "../environment";
+import type { RouterEnvironment } from "../core/environment";
 import type { RouterEffect } from "./router-effect";
 
 /** `<html data-navigating="true">` while a navigation or a submission is pending, for styles and tests. */

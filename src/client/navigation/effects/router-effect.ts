@@ -1,4 +1,4 @@
-import type { BrowserRouterState } from "../router-store";
+import type { BrowserRouterState } from "../core/router-store";
 
 /**
  * What the browser does as the router's state changes (scroll, focus, the navigating flag,

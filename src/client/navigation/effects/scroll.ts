@@ -1,6 +1,6 @@
-import type { RouterEnvironment } from "../environment";
-import type { BrowserRouterState } from "../router-store";
-import { ScrollPositions } from "../scroll-positions";
+import type { RouterEnvironment } from "../core/environment";
+import type { BrowserRouterState } from "../core/router-store";
+import { ScrollPositions } from "./scroll-positions";
 import type { RouterEffect } from "./router-effect";
 
 /** The position of the entry left is kept as the location changes; the new one's is set once it rendered. */

@@ -1,9 +1,9 @@
 import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
 import { navigationTarget } from "../../../shared/navigation/navigation-target";
-import type { ClientRoutes } from "../client-routes";
-import type { RouterEnvironment } from "../environment";
-import type { RouteAnswer, RouteData } from "../fetch-route-data";
-import { leavePage } from "./leave-page";
+import type { ClientRoutes } from "../core/client-routes";
+import type { RouterEnvironment } from "../core/environment";
+import type { RouteAnswer, RouteData } from "../core/fetch-route-data";
+import { leave } from "../core/leave";
 
 export interface FetcherDeps {
   env: Pick<RouterEnvironment, "location" | "fetch" | "document">;
@@ -14,6 +14,31 @@ export interface FetcherDeps {
   follow(location: string, from: URL): void;
   /** Marks the page's data out of date and revalidates it; returns the generation to wait for. */
   invalidate(): number;
+}
+
+/**
+ * What only the browser itself can do (another build answered, the network failed, another
+ * origin): a plain form submission; for a load, this page loaded again.
+ */
+function leavePage(env: FetcherDeps["env"], href: string, submission: FetcherSubmission | undefined): FetchAnswer {
+  leave(env, submission ? { kind: "submit", form: hiddenForm(env.document, href, submission.formData) } : { kind: "reload" });
+  return { kind: "left" };
+}
+
+/** The submission as a plain form would post it (its text fields). */
+function hiddenForm(document: FetcherDeps["env"]["document"], href: string, formData: FormData): HTMLFormElement {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = href;
+  form.hidden = true;
+  for (const [name, value] of formData.entries()) {
+    if (typeof value !== "string") continue;
+    const input = document.createElement("input");
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  return form;
 }
 
 /** Form fields as a urlencoded body, or multipart when a file is among them. */

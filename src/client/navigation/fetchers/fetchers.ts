@@ -1,61 +1,51 @@
 import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
-import type { RouteError } from "../../../shared/routing/module";
 import { importWithRetry } from "../../recovery/import-with-retry";
-import { followAction, invalidate } from "../navigation";
-import { fetcherChannel } from "../requests";
-import { leave, type RouterCore } from "../router-core";
-import { type FetcherRecord, IDLE_FETCHER } from "./fetcher-status";
+import { leave } from "../core/leave";
+import { fetcherChannel, type Requests } from "../core/requests";
+import type { RouterStore } from "../core/router-store";
+import * as transition from "../core/transitions";
+import type { FetcherDeps } from "./fetcher-request";
 
-const FAILED: RouteError = { message: "the request failed" };
-
-function update(core: RouterCore, key: string, change: (fetcher: FetcherRecord) => FetcherRecord): void {
-  const fetchers = new Map(core.store.state.fetchers as ReadonlyMap<string, FetcherRecord>);
-  fetchers.set(key, change(fetchers.get(key) ?? IDLE_FETCHER));
-  core.store.set({ fetchers });
+/** What the fetchers need of the router, passed in by it: its store and requests, and how the page follows an action. */
+export interface FetcherHost extends FetcherDeps {
+  store: RouterStore;
+  requests: Requests;
 }
 
 /** The request itself, from its own chunk, fetched on a fetcher's first request: most pages never make one. */
-function request(core: RouterCore, href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> {
-  const deps = {
-    ...core,
-    follow: (location: string, from: URL) => void followAction(core, location, from, {}),
-    invalidate: () => invalidate(core, "action"),
-  };
+function request(host: FetcherHost, href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> {
   return importWithRetry(() => import("./fetcher-request")).then(
-    ({ fetcherRequest }) => fetcherRequest(deps, href, submission, signal),
+    ({ fetcherRequest }) => fetcherRequest(host, href, submission, signal),
     // The chunk is gone with a deploy, even after its retries: the browser loads the page, as for a navigation.
     (): FetchAnswer => {
-      leave(core, core.env.location.href);
+      leave(host.env, { kind: "load", href: host.env.location.href });
       return { kind: "left" };
     },
   );
 }
 
 /** The fetcher `key`'s request, on its own channel: a newer one of the same key supersedes it. */
-export async function fetchFor(core: RouterCore, key: string, href: string, submission: FetcherSubmission | undefined): Promise<void> {
-  const ticket = core.requests.start(fetcherChannel(key));
+export async function fetchFor(host: FetcherHost, key: string, href: string, submission: FetcherSubmission | undefined): Promise<void> {
+  const { store } = host;
+  const ticket = host.requests.start(fetcherChannel(key));
   const formData = submission?.formData;
-  update(core, key, (fetcher) => ({ ...fetcher, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
+  store.apply(transition.fetcherStart, key, formData);
   let answer: FetchAnswer;
   try {
-    answer = await request(core, href, submission, ticket.signal);
+    answer = await request(host, href, submission, ticket.signal);
   } catch {
     // Replaced by a newer call, or a resource route's answer could not be read.
-    if (ticket.isCurrent()) update(core, key, (fetcher) => ({ ...fetcher, state: "idle", formData: undefined, error: FAILED }));
+    if (ticket.isCurrent()) store.apply(transition.fetcherFail, key);
     return;
   }
   if (!ticket.isCurrent() || answer.kind === "left") return;
-  if (answer.kind === "redirected") return update(core, key, (fetcher) => ({ ...fetcher, state: "idle", formData: undefined }));
+  if (answer.kind === "redirected") return store.apply(transition.fetcherRedirect, key);
   const { data, error, revalidation } = answer;
-  // After an action: loading, with what was sent, until the page shows data loaded after it.
-  const waiting = revalidation !== undefined && core.store.state.freshAsOf < revalidation;
-  update(core, key, () =>
-    waiting ? { state: "loading", data, error, formData, waitFor: revalidation } : { state: "idle", data, error, formData: undefined },
-  );
+  store.apply(transition.fetcherSettle, key, { data, error, formData, waitFor: revalidation });
 }
 
 /** Components using each fetcher key; the last one gone aborts the key's request and drops its state. */
-export function fetcherRetainer(core: RouterCore): (key: string) => () => void {
+export function fetcherRetainer(host: Pick<FetcherHost, "store" | "requests">): (key: string) => () => void {
   const users = new Map<string, number>();
   return (key) => {
     users.set(key, (users.get(key) ?? 0) + 1);
@@ -63,11 +53,8 @@ export function fetcherRetainer(core: RouterCore): (key: string) => () => void {
       const left = (users.get(key) ?? 1) - 1;
       if (left > 0) return void users.set(key, left);
       users.delete(key);
-      core.requests.abort(fetcherChannel(key));
-      if (!core.store.state.fetchers.has(key)) return;
-      const fetchers = new Map(core.store.state.fetchers);
-      fetchers.delete(key);
-      core.store.set({ fetchers });
+      host.requests.abort(fetcherChannel(key));
+      host.store.apply(transition.fetcherDrop, key);
     };
   };
 }

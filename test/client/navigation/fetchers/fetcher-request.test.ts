@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createClientRoutes } from "#src/client/navigation/client-routes";
-import { routeData } from "#src/client/navigation/fetch-route-data";
+import { createClientRoutes } from "#src/client/navigation/core/client-routes";
+import { routeData } from "#src/client/navigation/core/fetch-route-data";
 import { type FetcherDeps, fetcherRequest } from "#src/client/navigation/fetchers/fetcher-request";
 import { defineApp, route } from "#src/shared/routing/config";
 import type { RouteModule } from "#src/shared/routing/module";

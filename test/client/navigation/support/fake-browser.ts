@@ -1,6 +1,6 @@
 import { BrowserRouter } from "#src/client/navigation/browser-router";
-import { createClientRoutes } from "#src/client/navigation/client-routes";
-import type { RouterEnvironment } from "#src/client/navigation/environment";
+import { createClientRoutes } from "#src/client/navigation/core/client-routes";
+import type { RouterEnvironment } from "#src/client/navigation/core/environment";
 import { defineApp, index, route } from "#src/shared/routing/config";
 import type { RouteModule } from "#src/shared/routing/module";
 import type { RouteState } from "#src/shared/routing/route-state";

@@ -1,5 +1,6 @@
 import { decode } from "turbo-stream";
-import { DEFERRED_GLOBAL, decodeDeferred, forEachDeferred } from "../../shared/deferred/deferred-data";
+import { DEFERRED_GLOBAL, decodeDeferred, forEachDeferred } from "../../../shared/deferred/deferred-data";
+import type { RouterEnvironment } from "./environment";
 
 /**
  * Decodes loader data whose deferred values stream after it (turbo-stream, as the server encoded
@@ -31,7 +32,7 @@ async function decodeLines<T>(stream: ReadableStream<Uint8Array>): Promise<T> {
  * The document's loader data: the payload's first line, then the lines the server's inline scripts
  * push as values settle. The document fully parsed, no line can follow.
  */
-export function readPageData(first: string): Promise<Record<string, unknown>> {
+export function readPageData(first: string, { window, document }: Pick<RouterEnvironment, "window" | "document">): Promise<Record<string, unknown>> {
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       const push = (line: string) => controller.enqueue(bytes.encode(`${line}\n`));

@@ -1,6 +1,6 @@
-import { fragmentId } from "../../shared/navigation/navigation-target";
-import type { RouterState } from "../../shared/navigation/router-state";
-import type { RouterEnvironment } from "./environment";
+import { fragmentId } from "../../../shared/navigation/navigation-target";
+import type { RouterState } from "../../../shared/navigation/router-state";
+import type { RouterEnvironment } from "../core/environment";
 
 // Scroll positions by history entry, kept across reloads of the tab so back and forward restore them.
 const STORAGE_KEY = "outpost:scroll";

@@ -1,7 +1,7 @@
-import { DEFERRED_DATA_TYPE } from "../../shared/deferred/deferred-data";
-import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../shared/routing/data-request";
-import { withRequestedRoutes } from "../../shared/routing/requested-routes";
-import { importWithRetry } from "../recovery/import-with-retry";
+import { DEFERRED_DATA_TYPE } from "../../../shared/deferred/deferred-data";
+import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../../shared/routing/data-request";
+import { withRequestedRoutes } from "../../../shared/routing/requested-routes";
+import { importWithRetry } from "../../recovery/import-with-retry";
 
 /** What a navigation does with a data request's answer; `reload` means load the page the old way. */
 export type RouteAnswer = DataAnswer | { kind: "reload" };

@@ -1,3 +1,5 @@
+import type { DEFERRED_GLOBAL } from "../../../shared/deferred/deferred-data";
+
 /**
  * What the router needs of the browser, passed in rather than read from globals, so that the
  * router runs against a fake of it in unit tests.
@@ -9,10 +11,13 @@ export interface RouterEnvironment {
   /** Scroll positions by history entry, across reloads of the tab (reading it may throw). */
   readonly sessionStorage: Pick<Storage, "getItem" | "setItem">;
   fetch: typeof fetch;
-  /** Scrolling, `popstate` and `pagehide`. */
-  window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener">;
-  /** Hash targets, focus, the `data-navigating` flag, a form a fetcher posts natively, view transitions where the browser has them. */
-  document: Pick<Document, "documentElement" | "body" | "getElementById" | "querySelector" | "createElement">;
+  /** Scrolling, `popstate` and `pagehide`; the deferred values the document's inline scripts push. */
+  window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener" | typeof DEFERRED_GLOBAL>;
+  /**
+   * Hash targets, focus, the `data-navigating` and `data-hydrated` flags, a form posted natively,
+   * an error's title, whether the document is still parsing, view transitions where the browser has them.
+   */
+  document: Pick<Document, "documentElement" | "body" | "getElementById" | "querySelector" | "createElement" | "title" | "readyState" | "addEventListener">;
 }
 
 export function browserEnvironment(): RouterEnvironment {

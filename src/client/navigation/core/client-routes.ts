@@ -1,7 +1,7 @@
-import type { AppConfig } from "../../shared/routing/config";
-import type { RouteModule, RouteModules } from "../../shared/routing/module";
-import { RouteTable } from "../../shared/routing/route-table";
-import { CHUNK_RETRY_DELAYS_MS, importWithRetry } from "../recovery/import-with-retry";
+import type { AppConfig } from "../../../shared/routing/config";
+import type { RouteModule, RouteModules } from "../../../shared/routing/module";
+import { RouteTable } from "../../../shared/routing/route-table";
+import { CHUNK_RETRY_DELAYS_MS, importWithRetry } from "../../recovery/import-with-retry";
 
 /** The app's routes in the browser: the table, and each route module as a chunk loaded on demand. */
 export interface ClientRoutes {
