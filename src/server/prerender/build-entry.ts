@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 import appRoutes from "outpost:server-routes";
 import { createApp, pageRuntimeConfig } from "../app";
 import { loadAssets } from "../assets/manifest";
-import { loadAppSettings, loadEnv } from "../config/env.server";
+import { loadEnv, readAppSettings } from "../config/env.server";
 import { createHttpServer, listen } from "../lifecycle/http-server";
 import { createLogger } from "../logger";
+import { createAppServices } from "../services/app-services";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
 import { renderPrerendered } from "./render-prerendered";
 import { PRERENDERED_DIR, type PrerenderedManifest } from "./prerendered-pages";
@@ -40,15 +41,19 @@ function buildEnvironment(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function main(): Promise<number> {
   const env = loadEnv(buildEnvironment(process.env));
-  loadAppSettings(appRoutes.settings);
+  // The app's settings are the process environment's, as the server's at start.
+  const settings = readAppSettings(appRoutes.settings);
   const assets = loadAssets(distDir);
   const outDir = path.join(distDir, PRERENDERED_DIR);
   await rm(outDir, { recursive: true, force: true });
   const targets = await prerenderTargets(appRoutes);
   if (targets.length === 0) return 0;
   const deps = { env, routes: appRoutes, publicDir: path.join(distDir, "public") };
-  const rendered = await renderPrerendered(targets, assets.manifest.buildId, (prerendering) =>
-    createApp({ ...deps, logger: createLogger({ level: env.LOG_LEVEL }), assets, readiness: { ready: true }, prerendering }),
+  const rendered = await renderPrerendered(targets, assets.manifest.buildId, (prerendering) => {
+    const logger = createLogger({ level: env.LOG_LEVEL });
+    const services = createAppServices({ ...deps, logger, settings, prerendering: true });
+    return createApp({ ...deps, logger, assets, readiness: { ready: true }, prerendering, services });
+  },
   (app) => {
       const server = createHttpServer(app.callback());
       return listen(server, 0, "127.0.0.1").then((port) => ({ port, close: () => new Promise<void>((done) => server.close(() => done())) }));
