@@ -8,7 +8,6 @@ import { loadAssets } from "../assets/manifest";
 import { loadEnv, readAppSettings } from "../config/env.server";
 import { createHttpServer, listen } from "../lifecycle/http-server";
 import { createLogger } from "../logger";
-import { createAppServices } from "../services/app-services";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
 import { renderPrerendered } from "./render-prerendered";
 import { PRERENDERED_DIR, type PrerenderedManifest } from "./prerendered-pages";
@@ -41,19 +40,16 @@ function buildEnvironment(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function main(): Promise<number> {
   const env = loadEnv(buildEnvironment(process.env));
-  // The app's settings are the process environment's, as the server's at start.
-  const settings = readAppSettings(appRoutes.settings);
+  // Checked first, as the server does at start: the app (its default services) reads them from the same environment.
+  readAppSettings(appRoutes.settings);
   const assets = loadAssets(distDir);
   const outDir = path.join(distDir, PRERENDERED_DIR);
   await rm(outDir, { recursive: true, force: true });
   const targets = await prerenderTargets(appRoutes);
   if (targets.length === 0) return 0;
   const deps = { env, routes: appRoutes, publicDir: path.join(distDir, "public") };
-  const rendered = await renderPrerendered(targets, assets.manifest.buildId, (prerendering) => {
-    const logger = createLogger({ level: env.LOG_LEVEL });
-    const services = createAppServices({ ...deps, logger, settings, prerendering: true });
-    return createApp({ ...deps, logger, assets, readiness: { ready: true }, prerendering, services });
-  },
+  const rendered = await renderPrerendered(targets, assets.manifest.buildId, (prerendering) =>
+    createApp({ ...deps, logger: createLogger({ level: env.LOG_LEVEL }), assets, readiness: { ready: true }, prerendering }),
   (app) => {
       const server = createHttpServer(app.callback());
       return listen(server, 0, "127.0.0.1").then((port) => ({ port, close: () => new Promise<void>((done) => server.close(() => done())) }));

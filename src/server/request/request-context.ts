@@ -14,9 +14,8 @@ import type {
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
 import { clientKey } from "../limits/client-key";
-import { RequestSession } from "../sessions/request-session";
+import { type RequestSessions, RequestSession } from "../sessions/request-session";
 import { isSessionPending } from "../sessions/session-pending";
-import type { SessionStore } from "../sessions/session-store";
 import { isThenable } from "./maybe-promise";
 
 /** What the app's services (src/server/services/) hand every request. */
@@ -24,7 +23,7 @@ export interface RequestServices {
   /** What route code reads as `context.services`: rate limits, user feedback, the app's settings. */
   actions: ActionServices;
   /** Where the app's sessions live. */
-  sessions: { readonly store: SessionStore };
+  sessions: RequestSessions;
 }
 
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
@@ -45,7 +44,7 @@ export class PageRequestContext implements RequestContext {
   chosenStatus: number | undefined;
   readonly #ctx: Context;
   readonly #url: () => URL;
-  readonly #sessionStore: SessionStore;
+  readonly #sessions: RequestSessions;
   readonly #ipv6Prefix: number;
   #cookies: RequestCookies | undefined;
   /** Read from its store on first use. */
@@ -59,7 +58,7 @@ export class PageRequestContext implements RequestContext {
     this.params = params;
     this.#url = url;
     this.services = services.actions;
-    this.#sessionStore = services.sessions.store;
+    this.#sessions = services.sessions;
   }
 
   readonly header = (name: string): string => this.#ctx.get(name);
@@ -118,7 +117,7 @@ export class PageRequestContext implements RequestContext {
 
   get session(): Session {
     this.personal = true;
-    this.#session ??= new RequestSession(this.#ctx, this.#sessionStore);
+    this.#session ??= new RequestSession(this.#ctx, this.#sessions);
     return this.#session;
   }
 
@@ -148,9 +147,8 @@ export class PageRequestContext implements RequestContext {
    * mean running code twice: a POST (its action has effects) or a chain seen touching it before.
    */
   prepareSession(pattern: string): Promise<void> | undefined {
-    const store = this.#sessionStore;
-    if (!store.fetches) return undefined;
-    this.#session ??= new RequestSession(this.#ctx, store);
+    if (!this.#sessions.store.fetches) return undefined;
+    this.#session ??= new RequestSession(this.#ctx, this.#sessions);
     return this.#session.prepare(pattern, this.#ctx.method);
   }
 

@@ -4,15 +4,15 @@ import type Koa from "koa";
 import type { Logger } from "../logger";
 import { cookieStore } from "./cookie-store";
 import { rememberingKeys } from "./remembering-keys";
+import type { RequestSessions } from "./request-session";
 import type { SessionStore } from "./session-store";
 
 export { SESSION_COOKIE } from "./session-cookie";
 export type { SessionValues } from "./session-store";
 
-/** An app's sessions: the keys that sign its cookies and the store its sessions live in. */
-export interface SessionServices {
+/** An app's sessions: the keys that sign its cookies, the store its sessions live in, and what its requests learnt of them. */
+export interface SessionServices extends RequestSessions {
   keys: Keygrip;
-  store: SessionStore;
 }
 
 /**
@@ -25,7 +25,7 @@ export function createSessions(secrets: readonly string[], store: SessionStore |
     logger.warn("SESSION_SECRET is not set: signing with a random key, so sessions end when the server restarts and are not shared between replicas");
   }
   const keys = rememberingKeys(secrets.length > 0 ? secrets : [randomBytes(32).toString("base64url")]);
-  return { keys, store: store ?? cookieStore() };
+  return { keys, store: store ?? cookieStore(), touchingChains: new Set() };
 }
 
 /**
