@@ -47,7 +47,8 @@ describe("apps and their services", () => {
   it("are what each app was handed: two apps given one set share its sessions, an app with its own never reads theirs", async () => {
     const services = createAppServices({ env: loadEnv(envVars), logger: memoryLogger().logger, routes: testRoutes });
     const one = await startTestApp(envVars, { services });
-    const two = await startTestApp(envVars, { services });
+    // Its own environment names another secret: the keys it signs with are the services'.
+    const two = await startTestApp({ ...envVars, SESSION_SECRET: OTHER_SECRET }, { services });
     const other = await startTestApp({ ...envVars, SESSION_SECRET: OTHER_SECRET });
     apps.push(one, two, other);
     const jar = new CookieJar();
