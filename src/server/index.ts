@@ -14,7 +14,7 @@ import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logger";
 import { createMetrics, startMetricsServer } from "./metrics";
 import { loadPrerendered } from "./prerender/prerendered-pages";
-import { startAppServices } from "./services/app-services";
+import { loadSharedState, startAppServices } from "./services/app-services";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
 
@@ -48,6 +48,7 @@ const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALL
 const [reporting, tunnelModule] = await Promise.all([
   env.SENTRY_DSN ? import("./monitoring/request-monitoring") : undefined,
   allowedDsns.length > 0 ? import("./tunnel") : undefined,
+  loadSharedState(env),
 ]);
 const monitoring = reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 });
 const assets = loadAssets(distDir);

@@ -97,6 +97,11 @@ export interface ProcessServices extends AppServices {
   assetPublisher: SharedAssetsPublisher | undefined;
 }
 
+/** With REDIS_URL, starts loading the Redis half (the client, the limiter library), so it loads beside the process's other modules. */
+export function loadSharedState(env: Pick<Env, "REDIS_URL">): Promise<typeof import("./shared-state")> | undefined {
+  return env.REDIS_URL ? import("./shared-state") : undefined;
+}
+
 /**
  * The process entry's services: with REDIS_URL, connected to Redis (its client and the limiter
  * library are loaded only then) and publishing this build's assets there, in the background.
@@ -105,7 +110,7 @@ export async function startAppServices(
   options: Omit<ServiceOptions, "shared"> & { assets: Map<string, StaticFile>; onRedisConfigurationError: (message: string) => void },
 ): Promise<ProcessServices> {
   const { env, logger } = options;
-  const sharedState = env.REDIS_URL ? await import("./shared-state") : undefined;
+  const sharedState = await loadSharedState(env);
   const shared = sharedState?.connectSharedState(env, logger, { onConfigurationError: options.onRedisConfigurationError });
   const services = createAppServices({ ...options, shared });
   return { ...services, assetPublisher: shared && sharedState?.shareAssets(shared.redis, env, options.assets, logger) };
