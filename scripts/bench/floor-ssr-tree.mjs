@@ -5,12 +5,12 @@ import appRoutes from "outpost:server-routes";
 import { App } from "../../src/shared/document/App.tsx";
 import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
 import { serializeForScript } from "../../src/shared/document/serialize.ts";
-import { loadAppSettings } from "../../src/server/config/env.server.ts";
+import { readAppSettings } from "../../src/server/config/env.server.ts";
 import { createNonce } from "../../src/server/render/nonce.ts";
 import { routeAssets } from "../../src/server/render/route-assets.ts";
 
-// Validated once, as the server does at start: loaders may read the app's settings.
-loadAppSettings(appRoutes.settings);
+// Validated once, as the server does at start: loaders read the app's settings from their context.
+const settings = readAppSettings(appRoutes.settings);
 
 // The server's own nonce source, so the floor differs from it only by the framework.
 export { App, createNonce };
@@ -20,7 +20,7 @@ export async function pageDocument(manifest, pathname) {
   const data = {};
   for (const { id, params } of matches) {
     const load = appRoutes.serverHalf(id)?.load;
-    if (load) data[id] = await load({ params, url: new URL(pathname, "http://localhost/") });
+    if (load) data[id] = await load({ params, url: new URL(pathname, "http://localhost/"), services: { settings } });
   }
   const assets = routeAssets(manifest)(matches);
   const state = { pattern, matches, data, styles: assets.styles };

@@ -4,7 +4,7 @@ import { _default, object, string } from "zod/mini";
 
 /**
  * The app's own settings, read from the environment and checked at start like the platform's
- * (an invalid value stops the server, naming it). Read them with `settings.get()`.
+ * (an invalid value stops the server, naming it). Route code reads them from its request context: `settings.get(context)`.
  */
 export const settings = defineSettings(
   object({

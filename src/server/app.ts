@@ -1,14 +1,9 @@
 import type Router from "@koa/router";
 import Koa, { type Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
-import { sharedAssetLookup } from "./assets/shared-asset-lookup";
 import { type AssetResult, staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
-import { type Env, loadAppSettings } from "./config/env.server";
-import { ownSettings } from "./config/settings-scope";
-import type { UserFeedback } from "../shared/routing/request";
-import { createRateLimits, type RateLimits } from "./limits/rate-limits";
-import type { RedisConnection } from "./redis/redis-connection";
+import type { Env } from "./config/env.server";
 import { bodyParser } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
 import { csrfDefence } from "./http/csrf";
@@ -19,9 +14,7 @@ import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logging/logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import { registerPageCache } from "./routing/revalidation";
-import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
-import { detachedContext } from "./page-cache/detached-context";
+import type { PageCacheResult } from "./page-cache/page-cache";
 import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
@@ -29,8 +22,8 @@ import type { PrerenderHooks } from "./prerender/prerender-hooks";
 import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
 import { classifiedOf, classifying } from "./request/classify";
 import type { AppRoutes } from "./routing/app-routes";
-import { redisStore } from "./sessions/redis-store";
-import { type SessionStore, SessionStoreUnavailableError } from "./sessions/session-store";
+import { type AppServices, createAppServices } from "./services/app-services";
+import { SessionStoreUnavailableError } from "./sessions/session-store";
 import { installSessions } from "./sessions/sessions";
 
 export interface AppDependencies {
@@ -45,7 +38,13 @@ export interface AppDependencies {
   observeRender?: (route: string, seconds: number) => void;
   /** A request refused as cross-site, by the check that failed. */
   observeCsrfRefusal?: (check: string) => void;
-  /** A page answered 503 because its session's store could not be reached. */
+  /**
+   * The app's services (sessions, rate limits, user feedback, settings, Redis, the page cache,
+   * shared assets), from createAppServices; when absent the app builds its own, per process,
+   * from the fields here (no Redis, settings from the process environment).
+   */
+  services?: AppServices;
+  /** A page answered 503 because its session's store could not be reached (the default services only). */
   observeSessionUnavailable?: () => void;
   /** An asset request, by where it was answered from (this build, another build's through Redis, or 404). */
   observeAsset?: (result: AssetResult) => void;
@@ -53,16 +52,7 @@ export interface AppDependencies {
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
   publicDir?: string;
-  /**
-   * This app's own settings source (tests: two apps, two sets of settings, one process); without
-   * it the app's settings are the process environment's, read once per process.
-   */
-  settingsSource?: NodeJS.ProcessEnv;
-  /** The shared Redis (REDIS_URL), from connectSharedState; absent, each process keeps its own state. */
-  redis?: RedisConnection;
-  /** Every named rate limit (connectSharedState's with Redis); per process when absent. The tunnel's limiter comes from the same. */
-  rateLimits?: RateLimits;
-  /** A page cache lookup: a fresh or stale kept answer, a render kept (miss), or a render that could not be (bypass). */
+  /** A page cache lookup: a fresh or stale kept answer, a render kept (miss), or a render that could not be (bypass); the default services only. */
   observePageCache?: (result: PageCacheResult) => void;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
@@ -85,26 +75,15 @@ export function pageRuntimeConfig(deps: Pick<AppDependencies, "env" | "routes" |
   });
 }
 
-/** The Redis session store when SESSION_STORE=redis (the environment's check made sure REDIS_URL is set). */
-function sessionStore(env: Env, deps: AppDependencies): SessionStore | undefined {
-  if (env.SESSION_STORE !== "redis") return undefined;
-  if (!deps.redis) throw new Error("SESSION_STORE=redis needs the Redis connection: createApp was given no `redis` (REDIS_URL)");
-  return redisStore(deps.redis, { onUnavailable: deps.observeSessionUnavailable, logger: deps.logger });
-}
-
 /** Builds the Koa application; it never listens, so tests can mount it on any server. */
 export function createApp(deps: AppDependencies): Koa {
-  const { env, logger, monitoring } = deps;
+  const { env, logger } = deps;
   // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
   // whatever the client claimed.
   const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
-  installSessions(app, { secrets: env.SESSION_SECRET, store: sessionStore(env, deps) }, logger);
-  const { settings } = deps.routes;
-  // First, so that everything after it (logs, middleware, loaders) reads this app's settings.
-  if (settings && deps.settingsSource) app.use(ownSettings(settings, deps.settingsSource));
-  // Loaded at start by the process entry; benchmarks that build an app get them here.
-  else loadAppSettings(settings);
+  const services = deps.services ?? createAppServices({ ...deps, prerendering: deps.prerendering !== undefined });
+  installSessions(app, services.sessions);
 
   const logRenderError = (error: unknown, ctx: Context) => {
     if (deps.prerendering) return deps.prerendering.onRenderError(error, ctx);
@@ -135,7 +114,7 @@ export function createApp(deps: AppDependencies): Koa {
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
   if (deps.tunnel) app.use(underPath(env.SENTRY_TUNNEL_PATH, deps.tunnel.router.routes()));
   // With Redis, a hashed asset this build lacks may be another live build's (a rolling update).
-  app.use(staticAssets(deps.assets.files, { shared: deps.redis ? sharedAssetLookup(deps.redis) : undefined, observe: deps.observeAsset }));
+  app.use(staticAssets(deps.assets.files, { shared: services.sharedAssets, observe: deps.observeAsset }));
   app.use(
     publicFiles(deps.publicDir, { table: deps.routes.table, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES, tunnelPath: env.SENTRY_TUNNEL_PATH, warn: (message) => logger.warn(message) }),
   );
@@ -164,20 +143,7 @@ export function createApp(deps: AppDependencies): Koa {
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),
   ];
-  const rateLimits = deps.rateLimits ?? createRateLimits();
-  const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
   const { prerendering } = deps;
-  // The build's prerender run renders each page for keeps: nothing to cache there.
-  const pageCache = prerendering
-    ? undefined
-    : createPageCache({
-        maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
-        redis: deps.redis,
-        observe: deps.observePageCache,
-        onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
-        detachedContext,
-      });
-  if (pageCache) registerPageCache(pageCache);
   const pageConfig = pageRuntimeConfig(deps);
   if (prerendering) {
     app.use(async (ctx, next) => {
@@ -201,8 +167,8 @@ export function createApp(deps: AppDependencies): Koa {
         logError: logRenderError,
         monitoring: deps.monitoring,
         observeRender: deps.observeRender,
-        services: { rateLimits, userFeedback },
-        pageCache,
+        services,
+        pageCache: services.pageCache,
         ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
         prerendering: prerendering !== undefined,
       }),

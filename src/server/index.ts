@@ -4,7 +4,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { createApp } from "./app";
 import { loadAssets } from "./assets/manifest";
-import { browserDsn, loadAppSettings, loadEnv, loadEnvOrExit } from "./config/env.server";
+import { browserDsn, loadEnv, loadEnvOrExit, readAppSettings } from "./config/env.server";
 import { listenKept } from "./dev/kept-listener";
 import { devUpdateStream } from "./dev/update-stream";
 import type { Readiness } from "./http/health";
@@ -12,9 +12,9 @@ import { ignoreClosedOutput } from "./lifecycle/closed-output";
 import { exitOnSignals } from "./lifecycle/graceful-shutdown";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createDevelopmentLogger, createLogger } from "./logging/logger";
-import { createRateLimits } from "./limits/rate-limits";
 import { createMetrics, startMetricsServer } from "./metrics";
 import { loadPrerendered } from "./prerender/prerendered-pages";
+import { loadSharedState, startAppServices } from "./services/app-services";
 
 // The process shell: configuration, listening, signals. Everything else is in app.ts.
 
@@ -25,11 +25,7 @@ const FIRST_PUBLISH_WAIT_MS = 5_000;
 
 ignoreClosedOutput();
 
-const env = loadEnvOrExit(() => {
-  const platform = loadEnv();
-  loadAppSettings(appRoutes.settings);
-  return platform;
-});
+const { env, settings } = loadEnvOrExit(() => ({ env: loadEnv(), settings: readAppSettings(appRoutes.settings) }));
 const logger =
   env.NODE_ENV === "development"
     ? await createDevelopmentLogger({ level: env.LOG_LEVEL })
@@ -44,12 +40,6 @@ const refusedRedisConfiguration = (message: string) => {
   REDIS_URL: ${message}`);
   process.exit(1);
 };
-const sharedState = env.REDIS_URL ? await import("./redis/shared-state") : undefined;
-const shared = sharedState?.connectSharedState(env, logger, { onConfigurationError: refusedRedisConfiguration });
-const redis = shared?.redis;
-if (redis) metrics.watchRedis(redis);
-const rateLimits = shared?.rateLimits ?? createRateLimits();
-
 const publicDsn = browserDsn(env);
 const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALLOWED_DSNS];
 // Loaded only when used, side by side: instrument.ts initialised Sentry when SENTRY_DSN is set
@@ -58,12 +48,27 @@ const allowedDsns = [...(publicDsn ? [publicDsn] : []), ...env.SENTRY_TUNNEL_ALL
 const [reporting, tunnelModule] = await Promise.all([
   env.SENTRY_DSN ? import("./monitoring/request-monitoring") : undefined,
   allowedDsns.length > 0 ? import("./tunnel") : undefined,
+  loadSharedState(env),
 ]);
+const monitoring = reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 });
+const assets = loadAssets(distDir);
+// Every service the app uses (sessions, limits, settings, Redis, the page cache, shared assets) is built here, in one place.
+const services = await startAppServices({
+  env,
+  logger,
+  routes: appRoutes,
+  settings,
+  monitoring,
+  assets: assets.files,
+  onRedisConfigurationError: refusedRedisConfiguration,
+  observeSessionUnavailable: metrics.observeSessionUnavailable,
+  observePageCache: metrics.observePageCache,
+});
+const { redis, assetPublisher } = services;
+if (redis) metrics.watchRedis(redis);
 const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths, env.SENTRY_TUNNEL_SPOOL_MAX_BYTES);
 
-const assets = loadAssets(distDir);
-const assetPublisher = shared && sharedState?.shareAssets(shared.redis, env, assets.files, logger);
 const devStream =
   env.NODE_ENV === "development" ? devUpdateStream({ files: assets.files, clientDir: path.join(distDir, "client") }) : undefined;
 const app = createApp({
@@ -75,15 +80,12 @@ const app = createApp({
   publicDir: path.join(distDir, "public"),
   prerendered: loadPrerendered(distDir),
   tunnel,
-  redis,
-  rateLimits,
-  monitoring: reporting?.createRequestMonitoring({ tracing: env.SENTRY_TRACES_SAMPLE_RATE > 0 }),
+  services,
+  monitoring,
   observeRequest: ({ method, route, status, durationMs, aborted }) => metrics.observeRequest(method, route, status, durationMs / 1000, aborted),
   observeRender: metrics.observeRender,
   observeCsrfRefusal: metrics.observeCsrfRefusal,
-  observeSessionUnavailable: metrics.observeSessionUnavailable,
   observeAsset: metrics.observeAsset,
-  observePageCache: metrics.observePageCache,
   extraMiddleware: devStream ? [devStream.middleware] : [],
 });
 const server = createHttpServer(app.callback());
@@ -100,7 +102,7 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       allowedDsns,
       maxBytes: env.SENTRY_TUNNEL_MAX_BYTES,
       rateLimitPerMinute: env.SENTRY_TUNNEL_RATE_LIMIT,
-      limiter: env.SENTRY_TUNNEL_RATE_LIMIT > 0 ? rateLimits.limiter("tunnel", env.SENTRY_TUNNEL_RATE_LIMIT, 60) : undefined,
+      limiter: env.SENTRY_TUNNEL_RATE_LIMIT > 0 ? services.rateLimits.limiter("tunnel", env.SENTRY_TUNNEL_RATE_LIMIT, 60) : undefined,
       rateLimitIpv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       connectTimeoutMs: env.SENTRY_TUNNEL_CONNECT_TIMEOUT_MS,
       headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import appRoutes from "outpost:server-routes";
 import { createApp, pageRuntimeConfig } from "./app";
 import { loadAssets } from "./assets/manifest";
-import { loadAppSettings, loadEnv } from "./config/env.server";
+import { loadEnv, readAppSettings } from "./config/env.server";
 import { createHttpServer, listen } from "./lifecycle/http-server";
 import { createLogger } from "./logging/logger";
 import { serializeAsScriptValue } from "../shared/document/serialize";
@@ -40,7 +40,8 @@ function buildEnvironment(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function main(): Promise<number> {
   const env = loadEnv(buildEnvironment(process.env));
-  loadAppSettings(appRoutes.settings);
+  // Checked first, as the server does at start: the app (its default services) reads them from the same environment.
+  readAppSettings(appRoutes.settings);
   const assets = loadAssets(distDir);
   const outDir = path.join(distDir, PRERENDERED_DIR);
   await rm(outDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { settings as shippedSettings } from "#src/app/app.server";
-import { loadAppSettings } from "#src/server/config/env.server";
+import { readAppSettings } from "#src/server/config/env.server";
 import { defineSettings } from "#src/server/routing/settings";
 import { startProductApp } from "../support/product-app";
 import type { TestApp } from "../support/test-app";
@@ -17,7 +17,7 @@ afterAll(async () => {
   await plain.close();
 });
 
-/** The greeting the home page's loader read from `settings.get()`, through a data request. */
+/** The greeting the home page's loader read from `settings.get(context)`, through a data request. */
 async function greeting(app: TestApp): Promise<string | undefined> {
   const response = await fetch(`${app.url}/__data`, {
     headers: { "X-Outpost-Build": app.deps.assets.manifest.buildId },
@@ -32,7 +32,6 @@ it("gives each app the settings it was started with, in one process", async () =
 });
 
 it("are what the shipped app declares beside its route table, with defaults", () => {
-  const fresh = defineSettings(shippedSettings.schema);
-  loadAppSettings(fresh, {});
-  expect(fresh.get()).toEqual({ GREETING: "Hello" });
+  const values = readAppSettings(shippedSettings, {});
+  expect(shippedSettings.get({ services: { settings: values } })).toEqual({ GREETING: "Hello" });
 });

@@ -3,9 +3,11 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { type AppDependencies, createApp } from "#src/server/app";
 import { type LoadedAssets, loadAssets } from "#src/server/assets/manifest";
-import { loadEnv } from "#src/server/config/env.server";
+import { loadEnv, readAppSettings } from "#src/server/config/env.server";
 import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
-import { connectSharedState } from "#src/server/redis/shared-state";
+import type { RedisConnection } from "#src/server/redis/redis-connection";
+import { type AppServices, createAppServices } from "#src/server/services/app-services";
+import { connectSharedState, type SharedState } from "#src/server/services/shared-state";
 import path from "node:path";
 import { built, fixtureBuild } from "./builds";
 import { FIXTURE_APP, ROOT } from "./paths";
@@ -42,10 +44,14 @@ export function builtAssets(dist: string): LoadedAssets {
   return assets;
 }
 
+/** What a test may give startTestApp: the app's dependencies, and Redis state shared with others (a replica's). */
+export type TestAppOverrides = Partial<AppDependencies> & { shared?: SharedState };
+
 export interface TestApp {
   url: string;
   logs: LogLine[];
-  deps: AppDependencies;
+  /** The app's dependencies, its services, and their Redis connection when there is one. */
+  deps: AppDependencies & { services: AppServices; redis: RedisConnection | undefined };
   server: ReturnType<typeof createHttpServer>;
   close(): Promise<void>;
 }
@@ -57,14 +63,12 @@ export interface TestApp {
  */
 export async function startTestApp(
   envVars: Record<string, string> = {},
-  overrides: Partial<AppDependencies> = {},
+  { shared: givenShared, ...overrides }: TestAppOverrides = {},
 ): Promise<TestApp> {
   const { logger, lines } = memoryLogger();
   const source = { NODE_ENV: "production", ...envVars };
-  const deps: AppDependencies = {
+  const base: AppDependencies = {
     env: loadEnv(source),
-    // The app's own settings (settings.get()) come from the same variables, for this app alone.
-    settingsSource: source,
     logger,
     readiness: { ready: true },
     routes: testRoutes,
@@ -74,8 +78,17 @@ export async function startTestApp(
     assets: overrides.assets ?? builtAssets(fixtureBuild()),
   };
   // With REDIS_URL the app gets its own connection, as each replica has, closed with it.
-  const shared = deps.env.REDIS_URL && !deps.redis ? connectSharedState(deps.env, logger) : undefined;
-  if (shared) Object.assign(deps, { redis: shared.redis, rateLimits: deps.rateLimits ?? shared.rateLimits });
+  const shared = base.env.REDIS_URL && !givenShared ? connectSharedState(base.env, logger) : undefined;
+  const services =
+    base.services ??
+    createAppServices({
+      ...base,
+      prerendering: base.prerendering !== undefined,
+      // The app's own settings (settings.get(context)) come from the same variables, for this app alone.
+      settings: readAppSettings(base.routes.settings, source),
+      shared: givenShared ?? shared,
+    });
+  const deps = { ...base, services, redis: services.redis };
   const redis = shared?.redis;
   const server = createHttpServer(createApp(deps).callback());
   await listen(server, 0, "127.0.0.1");

@@ -3,7 +3,7 @@
 // compile at start, for this file and the feedback form). English messages, as zod's have.
 import { array, check, coerce, config, _default, enum as oneOf, int, maximum, minimum, minLength, object, optional, pipe, positive, refine, regex, string, transform, type infer as Infer, type ZodMiniType } from "zod/mini";
 import en from "zod/v4/locales/en.js";
-import type { AppSettings, SettingsSchema } from "../routing/settings";
+import { type AppSettings, type SettingsSchema, type SettingsValues, settingsValues } from "../routing/settings";
 import { parseDsn } from "../../shared/sentry/dsn";
 import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
 import { TUNNEL_DEFAULTS } from "../tunnel/contract/defaults";
@@ -184,14 +184,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return parseEnvironment(envSchema as SettingsSchema<Env>, source, "Invalid environment configuration");
 }
 
-/** The app's own settings (src/app/app.server.ts), validated as the platform's environment is. */
-export function loadAppSettings(settings: AppSettings<unknown> | undefined, source: NodeJS.ProcessEnv = process.env): void {
-  if (!settings || settings.loaded) return;
-  settings.use(parseEnvironment(settings.schema, source, "Invalid app settings"));
+/** The app's own settings (src/app/app.server.ts), validated as the platform's environment is; throws EnvError naming each bad variable. */
+export function readAppSettings(settings: AppSettings<unknown> | undefined, source: NodeJS.ProcessEnv = process.env): SettingsValues {
+  return settingsValues(settings, settings && parseEnvironment(settings.schema, source, "Invalid app settings"));
 }
 
 /** For process entry points: an invalid environment ends start-up with exit 1 and the message. */
-export function loadEnvOrExit(load: () => Env = loadEnv): Env {
+export function loadEnvOrExit<Loaded = Env>(load: () => Loaded = loadEnv as () => Loaded): Loaded {
   try {
     return load();
   } catch (error) {

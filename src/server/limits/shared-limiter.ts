@@ -1,6 +1,12 @@
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { RedisConnection } from "../redis/redis-connection";
+import type { Redis } from "ioredis";
 import type { Limiter, RateDecision } from "./limiter";
+
+/** What the limiter needs of the Redis connection: its client, and whether Redis answers now. */
+export interface LimiterRedis {
+  readonly client: Redis;
+  readonly up: boolean;
+}
 
 const ALLOWED: RateDecision = { ok: true };
 
@@ -12,7 +18,7 @@ const refused = (rejection: RateLimiterRes): RateDecision => ({ ok: false, retry
  * counts in this process instead: the limit degrades to per instance, it never fails a request.
  * The fallback is the same bounded token bucket a process without Redis uses.
  */
-export function sharedLimiter(redis: RedisConnection, name: string, points: number, durationSeconds: number, fallback: Limiter): Limiter {
+export function sharedLimiter(redis: LimiterRedis, name: string, points: number, durationSeconds: number, fallback: Limiter): Limiter {
   const limiter = new RateLimiterRedis({
     storeClient: redis.client,
     keyPrefix: `outpost:limit:${name}`,

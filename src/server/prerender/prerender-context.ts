@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import type { Params } from "../../shared/routing/match";
-import type { ActionServices, RequestCookies, Session } from "../../shared/routing/request";
-import { PageRequestContext } from "../request/request-context";
+import type { RequestCookies, Session } from "../../shared/routing/request";
+import { PageRequestContext, type RequestServices } from "../request/request-context";
 import { PrerenderError } from "./prerender-error";
 
 /** The page's URL at build: its path only, and reading the query (none at build) is refused. */
@@ -25,7 +25,7 @@ export class PrerenderRequestContext extends PageRequestContext {
   readonly #route: string;
   readonly #path: URL;
 
-  constructor(route: string, ctx: Context, params: Params, url: () => URL, services: ActionServices, ipv6Prefix: number) {
+  constructor(route: string, ctx: Context, params: Params, url: () => URL, services: RequestServices, ipv6Prefix: number) {
     super(ctx, params, url, services, ipv6Prefix);
     this.#route = route;
     this.#path = pathOnlyUrl(url(), (read) => this.#refuse(read));

@@ -14,10 +14,17 @@ import type {
 } from "../../shared/routing/request";
 import { applyHeader } from "../http/response-headers";
 import { clientKey } from "../limits/client-key";
-import { RequestSession } from "../sessions/request-session";
+import { type RequestSessions, RequestSession } from "../sessions/request-session";
 import { isSessionPending } from "../sessions/session-pending";
-import { sessionStoreOf } from "../sessions/session-store";
 import { isThenable } from "./maybe-promise";
+
+/** What the app's services (src/server/services/) hand every request. */
+export interface RequestServices {
+  /** What route code reads as `context.services`: rate limits, user feedback, the app's settings. */
+  actions: ActionServices;
+  /** Where the app's sessions live. */
+  sessions: RequestSessions;
+}
 
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
@@ -37,6 +44,7 @@ export class PageRequestContext implements RequestContext {
   chosenStatus: number | undefined;
   readonly #ctx: Context;
   readonly #url: () => URL;
+  readonly #sessions: RequestSessions;
   readonly #ipv6Prefix: number;
   #cookies: RequestCookies | undefined;
   /** Read from its store on first use. */
@@ -44,12 +52,13 @@ export class PageRequestContext implements RequestContext {
   #response: ResponseControl | undefined;
   #requestValues: RequestValues | undefined;
 
-  constructor(ctx: Context, params: Params, url: () => URL, services: ActionServices, ipv6Prefix: number) {
+  constructor(ctx: Context, params: Params, url: () => URL, services: RequestServices, ipv6Prefix: number) {
     this.#ctx = ctx;
     this.#ipv6Prefix = ipv6Prefix;
     this.params = params;
     this.#url = url;
-    this.services = services;
+    this.services = services.actions;
+    this.#sessions = services.sessions;
   }
 
   readonly header = (name: string): string => this.#ctx.get(name);
@@ -108,7 +117,7 @@ export class PageRequestContext implements RequestContext {
 
   get session(): Session {
     this.personal = true;
-    this.#session ??= new RequestSession(this.#ctx, sessionStoreOf(this.#ctx.app));
+    this.#session ??= new RequestSession(this.#ctx, this.#sessions);
     return this.#session;
   }
 
@@ -138,9 +147,8 @@ export class PageRequestContext implements RequestContext {
    * mean running code twice: a POST (its action has effects) or a chain seen touching it before.
    */
   prepareSession(pattern: string): Promise<void> | undefined {
-    const store = sessionStoreOf(this.#ctx.app);
-    if (!store.fetches) return undefined;
-    this.#session ??= new RequestSession(this.#ctx, store);
+    if (!this.#sessions.store.fetches) return undefined;
+    this.#session ??= new RequestSession(this.#ctx, this.#sessions);
     return this.#session.prepare(pattern, this.#ctx.method);
   }
 

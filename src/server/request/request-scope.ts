@@ -1,12 +1,11 @@
 import type { Context } from "koa";
-import type { ActionServices } from "../../shared/routing/request";
 import { requestUrl } from "../http/request-target";
 import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
 import type { AppRoutes } from "../routing/app-routes";
 import type { ClassifiedRequest } from "./classify";
 import type { ResolveOptions } from "./outcome";
 import { PrerenderRequestContext } from "../prerender/prerender-context";
-import { PageRequestContext } from "./request-context";
+import { PageRequestContext, type RequestServices } from "./request-context";
 
 export interface RequestOptions {
   routes: AppRoutes;
@@ -15,8 +14,8 @@ export interface RequestOptions {
   /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
   logError: (error: unknown, ctx: Context) => void;
   monitoring?: RequestMonitoring;
-  /** What loaders and actions may use besides the request (rate limits, user feedback). */
-  services: ActionServices;
+  /** The app's services for each request: what route code reads as `context.services`, and the session store. */
+  services: RequestServices;
   /** Leading bits of an IPv6 address that make the request context's `clientKey` (RATE_LIMIT_IPV6_PREFIX). */
   ipv6Prefix: number;
   /** Set by the build's prerender run only: route code may read no more than its params (PrerenderRequestContext). */

@@ -3,43 +3,50 @@ export interface SettingsSchema<Value> {
   safeParse(input: unknown): { success: true; data: Value } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
-/** The settings of the app serving the current request, when the server gives each app its own (tests). */
-export type ScopedSettings = () => ReadonlyMap<AppSettings<unknown>, unknown> | undefined;
-let scoped: ScopedSettings | undefined;
+/** The values an app's settings were validated to, by the server that built the app; every request context carries its app's. */
+export interface SettingsValues {
+  /** The values of `settings`; throws when this app was not built with them. */
+  of<Value>(settings: AppSettings<Value>): Value;
+}
 
-/** The server tells `get()` where to look first; code for the browser never calls it. */
-export function lookUpScopedSettings(lookup: ScopedSettings): void {
-  scoped = lookup;
+declare module "../../shared/routing/request" {
+  interface ActionServices {
+    /** The app's own settings, validated at start: read them with `settings.get(context)`. */
+    settings: SettingsValues;
+  }
+}
+
+/** What `get` reads the settings from: any request context (loaders, actions, middleware, resource routes). */
+export interface SettingsReader {
+  readonly services: { readonly settings: SettingsValues };
 }
 
 /**
  * The app's own settings, read from the environment and validated at start as the platform's
- * are (an invalid value stops start-up, naming the variable). Routes and middleware read them
- * with `get()`: the process's values, or inside a request those of the app serving it, when it
- * was given its own (two test apps in one process).
+ * are (an invalid value stops start-up, naming the variable). Route code reads them from its
+ * request context, `settings.get(context)`: the values of the app serving that request, so
+ * two apps in one process (tests) each read their own.
  */
 export class AppSettings<Value> {
-  #value: { current: Value } | undefined;
-
   constructor(readonly schema: SettingsSchema<Value>) {}
 
-  get loaded(): boolean {
-    return this.#value !== undefined;
-  }
-
-  /** The platform calls this once at start with the validated values. */
-  use(value: Value): void {
-    this.#value = { current: value };
-  }
-
-  get(): Value {
-    const own = scoped?.();
-    if (own?.has(this)) return own.get(this) as Value;
-    if (!this.#value) throw new Error("the app's settings are read before the server validated them at start");
-    return this.#value.current;
+  get(context: SettingsReader): Value {
+    // A call without the context (the API before it took one) should say what to pass, not fail on `undefined`.
+    if (!context?.services?.settings) throw new TypeError("settings.get(context) reads the app's settings from the request context: pass the context your loader, action or middleware was given");
+    return context.services.settings.of(this);
   }
 }
 
 export function defineSettings<Value>(schema: SettingsSchema<Value>): AppSettings<Value> {
   return new AppSettings(schema);
+}
+
+/** The values of one app's settings (none when it declares none); the server makes them at start. */
+export function settingsValues<Value>(settings: AppSettings<Value> | undefined, value: Value): SettingsValues {
+  return {
+    of<Wanted>(wanted: AppSettings<Wanted>): Wanted {
+      if (wanted !== (settings as unknown)) throw new Error("these settings are not this app's: export them as `settings` from src/app/app.server.ts");
+      return value as unknown as Wanted;
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { debuglog } from "node:util";
 import type Koa from "koa";
 import type { Context } from "koa";
 import createSession from "koa-session";
-import { rememberedSession, rememberSession } from "./remembered-sessions";
+import { type RememberedSessions, rememberedSessions } from "./remembered-sessions";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, signedSessionCookie } from "./session-cookie";
 import type { LoadedSession, SessionStore, SessionValues } from "./session-store";
 
@@ -29,15 +29,16 @@ function decode(value: string): SessionValues {
  * koa-session writes it (its format, expiry, signing with `app.keys`); reading is ours
  * (docs/decisions/0033-session-read-path.md). Never waits: everything is in the request.
  */
-export function cookieStore(app: Koa): SessionStore {
+export function cookieStore(): SessionStore {
   const { path: _path, overwrite: _overwrite, ...cookie } = SESSION_COOKIE_OPTIONS;
-  createSession({ key: SESSION_COOKIE, autoCommit: false, decode, ...cookie }, app);
+  const remembered = rememberedSessions();
   return {
     fetches: false,
-    read: readSession,
+    read: (ctx) => readSession(ctx, remembered),
     emptied: () => ({ values: Object.create(null) as SessionValues }),
     write: (ctx, session) => saveSession(ctx, session.values),
     unavailable: () => {},
+    attach: (app: Koa) => void createSession({ key: SESSION_COOKIE, autoCommit: false, decode, ...cookie }, app),
   };
 }
 
@@ -47,10 +48,10 @@ export function cookieStore(app: Koa): SessionStore {
  * per-request session objects and change hash cost a page that only reads more than the read
  * itself; and a header read before is not read again.
  */
-function readSession(ctx: Context): LoadedSession {
+function readSession(ctx: Context, remembered: RememberedSessions): LoadedSession {
   const values: SessionValues = Object.create(null);
   const header = ctx.req.headers.cookie;
-  const known = rememberedSession(ctx.app, header);
+  const known = remembered.recall(header);
   if (known) return { values: Object.assign(values, known) };
   const cookie = signedSessionCookie(ctx);
   const stored = cookie && storedSession(cookie.value);
@@ -59,7 +60,7 @@ function readSession(ctx: Context): LoadedSession {
   for (const key of Object.keys(stored)) if (!key.startsWith("_")) values[key] = stored[key];
   // Not remembered: the next answer carries it signed with the current key.
   if (cookie.rotated) return { values, rotated: true };
-  rememberSession(ctx.app, header, values, typeof stored._expire === "number" ? stored._expire : undefined);
+  remembered.remember(header, values, typeof stored._expire === "number" ? stored._expire : undefined);
   return { values };
 }
 

@@ -1,5 +1,3 @@
-import type Koa from "koa";
-
 /** A session read before: its values (plain ones only) and when it expires. */
 interface Remembered {
   values: Readonly<Record<string, string | number | boolean | null>>;
@@ -11,10 +9,6 @@ interface Remembered {
 const REMEMBERED_MAX = 512;
 const MAX_HEADER_CHARS = 4096;
 
-// Per app: another app (a test's, say) signs with other keys, so what one found valid says
-// nothing to the other.
-const rememberedByApp = new WeakMap<Koa, Map<string, Remembered>>();
-
 /**
  * Sessions already read, by the exact Cookie header that carried them: a visitor sends the same
  * header with every request until a cookie changes, and reading it again (two cookie look-ups,
@@ -23,25 +17,31 @@ const rememberedByApp = new WeakMap<Koa, Map<string, Remembered>>();
  * value, another signature) is a new key, checked in full. Values that are objects are never
  * shared between requests: such a session is not remembered.
  */
-export function rememberedSession(app: Koa, header: string | undefined): Record<string, unknown> | undefined {
-  if (header === undefined) return undefined;
-  const known = rememberedByApp.get(app)?.get(header);
-  if (!known || (known.expires !== undefined && known.expires < Date.now())) return undefined;
-  return known.values;
+export interface RememberedSessions {
+  /** The session this exact Cookie header carried, when it was read before and has not expired. */
+  recall(header: string | undefined): Record<string, unknown> | undefined;
+  /** Remembers (a copy of) a session found valid under this Cookie header, if its values are all plain. */
+  remember(header: string | undefined, values: Record<string, unknown>, expires: number | undefined): void;
 }
 
-/** Remembers (a copy of) a session found valid under this Cookie header, if its values are all plain. */
-export function rememberSession(app: Koa, header: string | undefined, values: Record<string, unknown>, expires: number | undefined): void {
-  if (header === undefined || header.length > MAX_HEADER_CHARS) return;
-  for (const key in values) {
-    const value = values[key];
-    if (typeof value === "object" && value !== null) return;
-  }
-  let remembered = rememberedByApp.get(app);
-  if (!remembered) {
-    remembered = new Map();
-    rememberedByApp.set(app, remembered);
-  }
-  if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-  remembered.set(header, { values: { ...values } as Remembered["values"], expires });
+/** One cookie store's memory: another store (another app's, a test's) signs with other keys, so what one found valid says nothing to the other. */
+export function rememberedSessions(): RememberedSessions {
+  const remembered = new Map<string, Remembered>();
+  return {
+    recall(header) {
+      if (header === undefined) return undefined;
+      const known = remembered.get(header);
+      if (!known || (known.expires !== undefined && known.expires < Date.now())) return undefined;
+      return known.values;
+    },
+    remember(header, values, expires) {
+      if (header === undefined || header.length > MAX_HEADER_CHARS) return;
+      for (const key in values) {
+        const value = values[key];
+        if (typeof value === "object" && value !== null) return;
+      }
+      if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+      remembered.set(header, { values: { ...values } as Remembered["values"], expires });
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import type { Session } from "../../shared/routing/request";
 import { clientLeft } from "../http/client-left";
-import { chainsOf, SessionPending } from "./session-pending";
+import { SessionPending } from "./session-pending";
 import {
   FLASH_KEY,
   type LoadedSession,
@@ -11,6 +11,13 @@ import {
   type SessionValues,
   sessionUnavailable,
 } from "./session-store";
+
+/** What a request's session needs of the app's sessions. */
+export interface RequestSessions {
+  readonly store: SessionStore;
+  /** Route chains (by pattern) seen touching the session: with a store that fetches, their requests fetch it before they run. */
+  readonly touchingChains: Set<string>;
+}
 
 /** The session's own key is not for route code. */
 function ownKey(key: string): void {
@@ -25,6 +32,7 @@ function ownKey(key: string): void {
 export class RequestSession implements Session {
   readonly #ctx: Context;
   readonly #store: SessionStore;
+  readonly #touchingChains: Set<string>;
   #loaded: LoadedSession | undefined;
   #loading: Promise<void> | undefined;
   #failed = false;
@@ -45,9 +53,10 @@ export class RequestSession implements Session {
   /** The request's route chain, learnt as touching the session should it wait for it. */
   #pattern: string | undefined;
 
-  constructor(ctx: Context, store: SessionStore) {
+  constructor(ctx: Context, { store, touchingChains }: RequestSessions) {
     this.#ctx = ctx;
     this.#store = store;
+    this.#touchingChains = touchingChains;
   }
 
   readonly get = <Value>(key: string): Value | undefined => {
@@ -117,7 +126,7 @@ export class RequestSession implements Session {
   prepare(pattern: string, method: string): Promise<void> | undefined {
     this.#pattern = pattern;
     const safe = method === "GET" || method === "HEAD" || method === "OPTIONS";
-    return safe && !chainsOf(this.#store).has(pattern) ? undefined : this.load();
+    return safe && !this.#touchingChains.has(pattern) ? undefined : this.load();
   }
 
   /** Settles once the session was fetched (or found unreachable). */
@@ -194,7 +203,7 @@ export class RequestSession implements Session {
     const loaded = this.#loaded as LoadedSession | undefined;
     if (loaded) return loaded.values;
     if (loading) {
-      if (this.#pattern !== undefined) chainsOf(this.#store).add(this.#pattern);
+      if (this.#pattern !== undefined) this.#touchingChains.add(this.#pattern);
       throw new SessionPending();
     }
     this.#countRefusal();

@@ -51,6 +51,8 @@ export interface SessionStore {
   write(ctx: Context, session: LoadedSession, changes: SessionChanges): Promise<void>;
   /** Counts a session page answered 503 because the store could not be reached. */
   unavailable(): void;
+  /** Sets up what the store needs on each app that serves it (the cookie store: koa-session's writer). */
+  attach?(app: Koa): void;
 }
 
 /** Seconds a client is told to wait when the session store cannot be reached. */
@@ -75,17 +77,4 @@ export class SessionStoreUnavailableError extends Error {
 /** A session page's answer while its store cannot be reached: 503 with Retry-After, shown like any `httpError`. */
 export function sessionUnavailable(): HttpErrorSignal {
   return new HttpErrorSignal(503, { message: UNAVAILABLE }, { "Retry-After": String(SESSION_RETRY_AFTER_SECONDS) });
-}
-
-const stores = new WeakMap<Koa, SessionStore>();
-
-export function setSessionStore(app: Koa, store: SessionStore): void {
-  stores.set(app, store);
-}
-
-/** The app's session store; throws when the app was not built by createApp. */
-export function sessionStoreOf(app: Koa): SessionStore {
-  const store = stores.get(app);
-  if (!store) throw new Error("sessions are not set up on this app (createApp installs them)");
-  return store;
 }

@@ -1,6 +1,6 @@
 import { _default, coerce, int, object, positive, string } from "zod/mini";
 import { describe, expect, it } from "vitest";
-import { EnvError, loadAppSettings } from "#src/server/config/env.server";
+import { EnvError, readAppSettings } from "#src/server/config/env.server";
 import { route } from "#src/shared/routing/config";
 import { defineSettings } from "#src/server/routing/settings";
 import { loadAppRoutes } from "../../support/app-routes";
@@ -9,18 +9,20 @@ import { startTestApp } from "../../support/test-app";
 const schema = () => object({ PAGE_SIZE: _default(coerce.number().check(int(), positive()), 20) });
 
 describe("the app's own settings", () => {
-  it("are validated from the environment at start and read with get()", () => {
+  it("are validated from the environment at start and read with get(context)", () => {
     const settings = defineSettings(schema());
-    expect(() => notesSettings.get()).toThrow(/before the server validated them/);
-    loadAppSettings(settings, { PAGE_SIZE: "50" });
-    expect(settings.get()).toEqual({ PAGE_SIZE: 50 });
+    expect(() => notesSettings.get(undefined as never)).toThrow(/pass the context/);
+    const context = { services: { settings: readAppSettings(settings, { PAGE_SIZE: "50" }) } };
+    expect(settings.get(context)).toEqual({ PAGE_SIZE: 50 });
+    // Another app's values are not these settings'.
+    expect(() => notesSettings.get(context)).toThrow(/not this app's/);
   });
 
   it("stop start-up with the platform's kind of error, naming the variable and not its value", () => {
     const settings = defineSettings(schema());
     let error: unknown;
     try {
-      loadAppSettings(settings, { PAGE_SIZE: "-3secret" });
+      readAppSettings(settings, { PAGE_SIZE: "-3secret" });
     } catch (thrown) {
       error = thrown;
     }
@@ -39,10 +41,10 @@ const routes = await loadAppRoutes({
     // Read before and after a wait, so two apps' requests interleave between the reads.
     "s/dir.server.ts": {
       server: {
-        load: async ({ url }) => {
-          const before = notesSettings.get().NOTES_DIR;
-          await later(Number(url.searchParams.get("wait")));
-          return { before, after: notesSettings.get().NOTES_DIR };
+        load: async (context) => {
+          const before = notesSettings.get(context).NOTES_DIR;
+          await later(Number(context.url.searchParams.get("wait")));
+          return { before, after: notesSettings.get(context).NOTES_DIR };
         },
       },
     },
@@ -68,8 +70,8 @@ describe("the settings of apps started in one process", () => {
     } finally {
       await Promise.all([one.close(), two.close(), fallback.close()]);
     }
-    // Outside any request no app's values apply; the process's were never loaded here.
-    expect(() => notesSettings.get()).toThrow(/before the server validated them/);
+    // Outside any request no app's values apply: there is no process-wide copy to fall back on.
+    expect(() => notesSettings.get(undefined as never)).toThrow(/pass the context/);
   });
 
   it("are validated when the app starts, naming the variable", async () => {

@@ -1,5 +1,5 @@
 import { createTunnel } from "#src/server/tunnel";
-import { connectSharedState } from "#src/server/redis/shared-state";
+import { connectSharedState } from "#src/server/services/shared-state";
 import { recordingMonitoring } from "../../support/fake-monitoring";
 import { type LogLine, memoryLogger, startTestApp, type TestApp } from "../../support/test-app";
 
@@ -30,7 +30,7 @@ export async function startReplica(redisUrl: string, dsn: string, tunnelLimit: n
   });
   const app = await start(
     { REDIS_URL: redisUrl, ENABLE_DIAGNOSTIC_ROUTES: "true" },
-    { redis: shared.redis, rateLimits: shared.rateLimits, tunnel, monitoring: recordingMonitoring().monitoring },
+    { shared, tunnel, monitoring: recordingMonitoring().monitoring },
   );
   return {
     app,

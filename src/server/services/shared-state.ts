@@ -4,7 +4,7 @@ import type { Env } from "../config/env.server";
 import { createRateLimits, type RateLimits } from "../limits/rate-limits";
 import { sharedLimiter } from "../limits/shared-limiter";
 import type { Logger } from "../logging/logger";
-import { createRedisConnection, type RedisConnection, type RedisConnectionOptions } from "./redis-connection";
+import { createRedisConnection, type RedisConnection, type RedisConnectionOptions } from "../redis/redis-connection";
 
 export interface SharedState {
   redis: RedisConnection;
@@ -12,8 +12,9 @@ export interface SharedState {
 }
 
 /**
- * What replicas share through REDIS_URL. Imported only when it is set, so a single process never
- * loads the Redis client and the limiter library at start.
+ * What replicas share through REDIS_URL, for createAppServices (app-services.ts) to build on.
+ * Imported only when it is set, so a single process never loads the Redis client and the limiter
+ * library at start.
  */
 export function connectSharedState(
   env: Pick<Env, "REDIS_URL" | "REDIS_TIMEOUT_MS">,
