@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { settings as shippedSettings } from "#src/app/app.server";
 import { readAppSettings } from "#src/server/config/env.server";
-import { defineSettings } from "#src/server/routing/settings";
 import { startProductApp } from "../support/product-app";
 import type { TestApp } from "../support/test-app";
 
