@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { ActionDataContext } from "../forms/page-forms";
+import { ActionDataContext } from "../forms/action-data";
 import { ServedLocationContext } from "../navigation/served-location";
 import type { RouterLocation } from "../navigation/router-state";
 import { headOf } from "../routing/head";
