@@ -2,6 +2,7 @@
 import path from "node:path";
 import { appChunkPlugin } from "./app-chunk.mjs";
 import { appRoutesPlugin } from "./app-routes.mjs";
+import { outpostImportsPlugin } from "./outpost-imports.mjs";
 import { builtinsViaRequire, dedupe, largeJsonAsParse, lazyRequire, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -41,6 +42,7 @@ export function clientOptions({ outDir, production, onRouteModules }) {
     // second copy of it.
     plugins: [
       appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client", lazyRoot: !production, onModules: onRouteModules }),
+      outpostImportsPlugin({ barrel: path.join(ROOT, "src/shared/outpost.ts") }),
       ...(production ? [appChunkPlugin({ root: ROOT, app: CLIENT_APP })] : []),
     ],
     define: {

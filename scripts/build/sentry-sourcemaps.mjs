@@ -104,9 +104,9 @@ function debugIdWithTheApp(build) {
 
 const TRACING_ROOT = path.join("src", "client", "monitoring", "tracing.ts");
 // What the tracing chunk loads a copy of: the SDK, and the app's modules that import it.
-// error-queue.ts is left out: it is part of the app's code, run at start, and must stay one
-// instance.
-const COPIED = /[\\/](?:node_modules[\\/]@sentry|src[\\/]shared[\\/]sentry|src[\\/]client[\\/]monitoring[\\/](?!error-queue\.))/;
+// error-queue.ts and event-ids.ts are left out: they are part of the app's code (the queue run
+// at start, the ids the error pages read) and must stay one instance.
+const COPIED = /[\\/](?:node_modules[\\/]@sentry|src[\\/]shared[\\/]sentry|src[\\/]client[\\/]monitoring[\\/](?!error-queue\.|event-ids\.))/;
 const SUFFIX = "?with-tracing";
 const LOADERS = { ".js": "js", ".mjs": "js", ".ts": "ts", ".tsx": "tsx" };
 

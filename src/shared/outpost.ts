@@ -8,14 +8,8 @@ export { href, type HrefOptions, type HrefParams, type HrefPattern, type HrefSea
 export { Link } from "./navigation/Link";
 export { Outlet } from "./navigation/Outlet";
 export { NavigationProgress } from "./navigation/NavigationProgress";
-export {
-  type BlockerArgs,
-  type BlockerFunction,
-  type NavigateOptions,
-  useFetchers,
-  useNavigation,
-  useRevalidator,
-} from "./navigation/router-context";
+export { type BlockerArgs, type BlockerFunction, type NavigateOptions, useNavigation } from "./navigation/router-context";
+export { useFetchers, useRevalidator } from "./navigation/data-hooks";
 export type { BlockerState, FetcherStatus, Navigation, RouterLocation } from "./navigation/router-state";
 export { type SearchParamsInit, type SetSearchParams, useLocation, useParams, useSearchParams } from "./navigation/location-hooks";
 export { type NavigateFunction, useNavigate } from "./navigation/use-navigate";

@@ -9,29 +9,7 @@ describe.skipIf(!hasChromium)("browser error pages' event ids", () => {
   const stack = reportingStack({});
 
   it("the same render error twice in a row: each id shown is an event the ingest received", async () => {
-    const page = await stack.browser.newPage();
-    await page.goto(`${stack.server.url}/diagnostics/client-error`);
-    await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-    const shown: string[] = [];
-    for (let round = 0; round < 2; round++) {
-      await page.click("#throw-render-error");
-      await page.waitForSelector("#route-error");
-      // Kept: long enough for the SDK to have sent (or dropped) the event. Dedupe may drop it,
-      // which nothing signals, and a marker event would change what dedupe compares against.
-      await page.waitForTimeout(1_500);
-      shown.push(/\(([0-9a-f]{32})\)/.exec((await page.textContent("#route-error")) ?? "")?.[1] ?? "");
-      await page.click("#to-home");
-      await page.waitForURL(`${stack.server.url}/`);
-      await page.goBack();
-      await page.waitForSelector("#throw-render-error");
-    }
-    const ids = shown.filter((id) => id !== "");
-    expect(ids.length).toBeGreaterThan(0);
-    await stack.ingest.waitFor(() => {
-      const received = new Set(receivedItems(stack.ingest, "event").map((item) => item.payload.event_id));
-      return ids.every((id) => received.has(id));
-    }, 10_000);
-    await page.close();
+    await renderErrorsShowReceivedIds(stack);
   });
 
   it("browser events and breadcrumbs carry no query string or fragment, nor the referrer's", async () => {
@@ -55,3 +33,37 @@ describe.skipIf(!hasChromium)("browser error pages' event ids", () => {
   });
 });
 
+// With tracing on, the tracing chunk (its own copy of the SDK) records the ids the error pages read.
+describe.skipIf(!hasChromium)("browser error pages' event ids with tracing on", () => {
+  const stack = reportingStack({ SENTRY_TRACES_SAMPLE_RATE: "1" });
+
+  it("the same render error twice in a row: each id shown is an event the ingest received", async () => {
+    await renderErrorsShowReceivedIds(stack);
+  });
+});
+
+async function renderErrorsShowReceivedIds(stack: ReturnType<typeof reportingStack>): Promise<void> {
+  const page = await stack.browser.newPage();
+  await page.goto(`${stack.server.url}/diagnostics/client-error`);
+  await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+  const shown: string[] = [];
+  for (let round = 0; round < 2; round++) {
+    await page.click("#throw-render-error");
+    await page.waitForSelector("#route-error");
+    // Kept: long enough for the SDK to have sent (or dropped) the event. Dedupe may drop it,
+    // which nothing signals, and a marker event would change what dedupe compares against.
+    await page.waitForTimeout(1_500);
+    shown.push(/\(([0-9a-f]{32})\)/.exec((await page.textContent("#route-error")) ?? "")?.[1] ?? "");
+    await page.click("#to-home");
+    await page.waitForURL(`${stack.server.url}/`);
+    await page.goBack();
+    await page.waitForSelector("#throw-render-error");
+  }
+  const ids = shown.filter((id) => id !== "");
+  expect(ids.length).toBeGreaterThan(0);
+  await stack.ingest.waitFor(() => {
+    const received = new Set(receivedItems(stack.ingest, "event").map((item) => item.payload.event_id));
+    return ids.every((id) => received.has(id));
+  }, 10_000);
+  await page.close();
+}

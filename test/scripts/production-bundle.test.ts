@@ -57,6 +57,18 @@ describe("the production client build's chunks", () => {
     expect(withDiagnostics.map(({ file }) => file)).toHaveLength(1);
   });
 
+  // scripts/build/outpost-imports.mjs: the root layout's `import { Link } from "#outpost"` no
+  // longer brings every hook the barrel re-exports into that chunk.
+  it.each([
+    ["<Form>'s submission", "multipart/form-data"],
+    ["useBeforeUnload", "beforeunload"],
+    ["the deferred values' decoder", "OutpostDeferredError"],
+  ])("leaves out %s, which only lazily loaded code uses", (_what, text) => {
+    const app = readFileSync(path.join(DIST, "client", manifest.files[manifest.entry.modulePreloads[0] as string] as string), "utf8");
+    expect(app).not.toContain(text);
+    expect(clientScripts().some(({ code }) => code.includes(text))).toBe(true);
+  });
+
   it("gives that chunk the debug id Sentry symbolicates its frames with", () => {
     const app = manifest.files[manifest.entry.modulePreloads[0] as string] as string;
     expect(readFileSync(path.join(DIST, "client", app), "utf8")).toMatch(/\n\/\/# debugId=[0-9a-f-]{36}\s*$/);

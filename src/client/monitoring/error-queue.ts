@@ -1,5 +1,5 @@
 import type { ErrorInfo } from "react";
-import { reportedByServer } from "../../shared/deferred/deferred-data";
+import { reportedByServer } from "../../shared/deferred/deferred-markers";
 
 /**
  * The Sentry SDK is a chunk of its own, loaded once the page is idle after its load or at the

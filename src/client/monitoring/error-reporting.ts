@@ -24,7 +24,7 @@ import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options"
 import { tunnelUrl } from "./tunnel-url";
 import { onNavigation } from "../navigation/core/navigation-events";
 import { drainErrorsTo, type QueuedError } from "./error-queue";
-import { markEventSent, recordCapturedEventId } from "./event-ids";
+import { markEventSent, recordCapturedEventId } from "./sent-event-ids";
 
 export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
 

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
 import { App } from "../../shared/document/App";
 import type { DocumentPayload } from "../../shared/document/payload";
-import { servedLocation } from "../../shared/navigation/location-hooks";
+import { servedLocation } from "../../shared/navigation/served-location";
 import { RouterContext } from "../../shared/navigation/router-context";
 import type { BrowserRouter } from "./browser-router";
 import type { ClientRoutes } from "./core/client-routes";

@@ -1,10 +1,10 @@
 import { useMemo } from "react";
-import { ActionDataContext } from "../forms/page-forms";
-import { ServedLocationContext } from "../navigation/location-hooks";
+import { ActionDataContext } from "../forms/action-data";
+import { ServedLocationContext } from "../navigation/served-location";
 import type { RouterLocation } from "../navigation/router-state";
 import { headOf } from "../routing/head";
 import type { RouteModules } from "../routing/module";
-import { RenderedRoutesContext } from "../routing/route-loader-data";
+import { RenderedRoutesContext } from "../routing/rendered-routes";
 import type { RouteState } from "../routing/route-state";
 import type { RouteTable } from "../routing/route-table";
 import { Document } from "./Document";

@@ -1,11 +1,9 @@
-import { createContext, useContext } from "react";
+import { useContext } from "react";
 import type { DataOf } from "../routing/inferred-data";
+import { ActionDataContext } from "./action-data";
 
 /** The first message for each field that failed, by field name. */
 export type FieldErrors<Field extends string = string> = Partial<Record<Field, string>>;
-
-/** What the page's action returned when this page answers a POST; undefined otherwise. */
-export const ActionDataContext = createContext<unknown>(undefined);
 
 /**
  * The data the page's action returned (with its 422 errors, say), until the next navigation:

@@ -1,21 +1,14 @@
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore } from "react";
+import { useCallback, useContext, useMemo, useSyncExternalStore } from "react";
 import type { ParamsOf, RoutePattern } from "../routing/register";
-import { RenderedRoutesContext } from "../routing/route-loader-data";
+import { RenderedRoutesContext } from "../routing/rendered-routes";
 import type { NavigateOptions } from "./router-context";
 import { RouterContext } from "./router-context";
 import type { RouterLocation } from "./router-state";
+import { ServedLocationContext } from "./served-location";
 import { useNavigate } from "./use-navigate";
 
-/**
- * The address the server rendered (its request's path and query; no fragment, state or entry
- * key reach a server): what useLocation() answers on the server and while the browser hydrates,
- * so both render the same; the browser's own location follows right after.
- */
-export const ServedLocationContext = createContext<RouterLocation>(servedLocation("/", ""));
-
-export function servedLocation(pathname: string, search: string): RouterLocation {
-  return { pathname, search, hash: "", state: null, key: "default" };
-}
+// The server reads it from here; the document imports ./served-location, which does not bring these hooks.
+export { servedLocation } from "./served-location";
 
 const noSubscription = () => () => {};
 

@@ -1,6 +1,6 @@
-import { createContext, useContext, useMemo, useSyncExternalStore } from "react";
+import { createContext, useContext, useSyncExternalStore } from "react";
 import type { FetcherSubmission } from "./fetcher-request";
-import { type FetcherStatus, IDLE_NAVIGATION, type Navigation, type RouterLocation, type RouterState } from "./router-state";
+import { IDLE_NAVIGATION, type Navigation, type RouterLocation, type RouterState } from "./router-state";
 
 export interface NavigateOptions {
   /** Replaces the current history entry instead of adding one. */
@@ -57,7 +57,6 @@ export interface Router {
 
 export const RouterContext = createContext<Router | null>(null);
 
-const NO_FETCHERS: ReadonlyMap<string, FetcherStatus> = new Map();
 const noSubscription = () => () => {};
 
 /** A part of the router's state, re-rendering when it changes; `fallback` on the server. */
@@ -75,21 +74,7 @@ export function useNavigation(): Navigation {
   return useRouterState((state) => state.navigation, IDLE_NAVIGATION);
 }
 
-/** The fetchers with a request under way (submitting or loading), each with its key. */
-export function useFetchers(): (FetcherStatus & { key: string })[] {
-  const fetchers = useRouterState((state) => state.fetchers, NO_FETCHERS);
-  return useMemo(() => [...fetchers].filter(([, fetcher]) => fetcher.state !== "idle").map(([key, fetcher]) => ({ ...fetcher, key })), [fetchers]);
-}
-
 /** The router, for `navigate()` from an event handler; null on the server. */
 export function useRouter(): Router | null {
   return useContext(RouterContext);
-}
-
-const noRevalidation = () => Promise.resolve();
-
-/** `revalidate()` re-runs the page's loaders (each route's shouldRevalidate may decline); a no-op on the server. */
-export function useRevalidator(): { revalidate(): Promise<void> } {
-  const router = useContext(RouterContext);
-  return { revalidate: router ? router.revalidate : noRevalidation };
 }

@@ -1,16 +1,7 @@
-import { createContext, useContext } from "react";
+import { useContext } from "react";
 import type { DataOf } from "./inferred-data";
 import type { RoutePattern } from "./register";
-import type { RouteState } from "./route-state";
-import type { RouteTable } from "./route-table";
-
-/** The page being rendered and the table naming its routes' patterns: what useRouteLoaderData reads. */
-export interface RenderedRoutes {
-  state: RouteState;
-  table: RouteTable;
-}
-
-export const RenderedRoutesContext = createContext<RenderedRoutes | null>(null);
+import { RenderedRoutesContext } from "./rendered-routes";
 
 /**
  * A matched route's loader data, from any component of the page: a child reads its layout's

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { type BrowserRouterState, type FetcherRecord, RouterStore } from "#src/client/navigation/core/router-store";
-import * as transition from "#src/client/navigation/core/transitions";
+import * as coreTransition from "#src/client/navigation/core/transitions";
+import * as fetcherAnswer from "#src/client/navigation/fetchers/fetcher-answers";
 import { IDLE_FETCHER, IDLE_NAVIGATION, UNBLOCKED } from "#src/shared/navigation/router-state";
 import { HOME, stateFor } from "./support/fake-browser";
+
+// A fetcher's answer's transitions are in its request's chunk, the others in the router's.
+const transition = { ...coreTransition, ...fetcherAnswer };
 
 // The router's named transitions, as pure functions of its state: no browser, no store.
 const location = { pathname: "/", search: "", hash: "", state: null, key: "home" };

@@ -2,7 +2,8 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { defineApp, index, route } from "#src/shared/routing/config";
 import type { RoutePattern } from "#src/shared/routing/register";
-import { RenderedRoutesContext, useRouteLoaderData } from "#src/shared/routing/route-loader-data";
+import { RenderedRoutesContext } from "#src/shared/routing/rendered-routes";
+import { useRouteLoaderData } from "#src/shared/routing/route-loader-data";
 import type { RouteState } from "#src/shared/routing/route-state";
 import { RouteTable } from "#src/shared/routing/route-table";
 

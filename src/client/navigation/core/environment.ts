@@ -1,4 +1,4 @@
-import type { DEFERRED_GLOBAL } from "../../../shared/deferred/deferred-data";
+import type { DEFERRED_GLOBAL } from "../../../shared/deferred/deferred-markers";
 
 /**
  * What the router needs of the browser, passed in rather than read from globals, so that the

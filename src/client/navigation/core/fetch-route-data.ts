@@ -1,4 +1,4 @@
-import { DEFERRED_DATA_TYPE } from "../../../shared/deferred/deferred-data";
+import { DEFERRED_DATA_TYPE } from "../../../shared/deferred/deferred-markers";
 import { BUILD_HEADER, type DataAnswer, dataUrl } from "../../../shared/routing/data-request";
 import { withRequestedRoutes } from "../../../shared/routing/requested-routes";
 import { importWithRetry } from "../../recovery/import-with-retry";

@@ -6,7 +6,6 @@ import {
   UNBLOCKED,
   type ViewTransition,
 } from "../../../shared/navigation/router-state";
-import type { RouteError } from "../../../shared/routing/module";
 import type { RouteState } from "../../../shared/routing/route-state";
 import type { NavigationEvent } from "./navigation-events";
 import type { BrowserRouterState as State, FetcherRecord } from "./router-store";
@@ -100,9 +99,8 @@ export function release(state: State): State {
   return state.blocker.state === "proceeding" ? { ...state, blocker: UNBLOCKED } : state;
 }
 
-const FAILED: RouteError = { message: "the request failed" };
-
-function withFetcher(state: State, key: string, change: (fetcher: FetcherRecord) => FetcherRecord): State {
+/** The state with the fetcher `key` changed (an idle one if it had none). */
+export function withFetcher(state: State, key: string, change: (fetcher: FetcherRecord) => FetcherRecord): State {
   const fetchers = new Map(state.fetchers);
   fetchers.set(key, change(fetchers.get(key) ?? IDLE_FETCHER));
   return { ...state, fetchers };
@@ -111,23 +109,6 @@ function withFetcher(state: State, key: string, change: (fetcher: FetcherRecord)
 /** The fetcher `key` loads, or submits `formData`. */
 export function fetcherStart(state: State, key: string, formData: FormData | undefined): State {
   return withFetcher(state, key, (fetcher) => ({ ...fetcher, state: formData ? "submitting" : "loading", formData, waitFor: undefined }));
-}
-
-/** What the fetcher's request answered; after an action, it stays loading (with what it sent) until the page's data is as fresh as `waitFor`. */
-export function fetcherSettle(state: State, key: string, answer: { data: unknown; error: RouteError | undefined; formData: FormData | undefined; waitFor: number | undefined }): State {
-  const { data, error, formData, waitFor } = answer;
-  const waiting = waitFor !== undefined && state.freshAsOf < waitFor;
-  return withFetcher(state, key, () => (waiting ? { state: "loading", data, error, formData, waitFor } : { state: "idle", data, error, formData: undefined }));
-}
-
-/** The fetcher's action redirected: the page navigates, the fetcher is done. */
-export function fetcherRedirect(state: State, key: string): State {
-  return withFetcher(state, key, (fetcher) => ({ ...fetcher, state: "idle", formData: undefined }));
-}
-
-/** The fetcher's request failed (a resource route's answer could not be read). */
-export function fetcherFail(state: State, key: string): State {
-  return withFetcher(state, key, (fetcher) => ({ ...fetcher, state: "idle", formData: undefined, error: FAILED }));
 }
 
 /** No component uses the fetcher `key` any more. */

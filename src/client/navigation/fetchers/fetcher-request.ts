@@ -4,6 +4,9 @@ import type { ClientRoutes } from "../core/client-routes";
 import type { RouterEnvironment } from "../core/environment";
 import type { RouteAnswer, RouteData } from "../core/fetch-route-data";
 import { leave } from "../core/leave";
+import type { Requests, Ticket } from "../core/requests";
+import type { RouterStore } from "../core/router-store";
+import * as transition from "./fetcher-answers";
 
 export interface FetcherDeps {
   env: Pick<RouterEnvironment, "location" | "fetch" | "document">;
@@ -14,6 +17,12 @@ export interface FetcherDeps {
   follow(location: string, from: URL): void;
   /** Marks the page's data out of date and revalidates it; returns the generation to wait for. */
   invalidate(): number;
+}
+
+/** What the fetchers need of the router, passed in by it: its store and requests, and how the page follows an action. */
+export interface FetcherHost extends FetcherDeps {
+  store: RouterStore;
+  requests: Requests;
 }
 
 /**
@@ -103,4 +112,22 @@ export async function fetcherRequest(
     ...(state.error ? { error: state.error.error } : {}),
     ...(body ? { revalidation: deps.invalidate() } : {}),
   };
+}
+
+/** A started fetcher's request, then the fetcher's state from its answer unless a newer request of its key superseded it. */
+export async function fetchAndSettle(host: FetcherHost, key: string, href: string, submission: FetcherSubmission | undefined, ticket: Ticket): Promise<void> {
+  const { store } = host;
+  const formData = submission?.formData;
+  let answer: FetchAnswer;
+  try {
+    answer = await fetcherRequest(host, href, submission, ticket.signal);
+  } catch {
+    // Replaced by a newer call, or a resource route's answer could not be read.
+    if (ticket.isCurrent()) store.apply(transition.fetcherFail, key);
+    return;
+  }
+  if (!ticket.isCurrent() || answer.kind === "left") return;
+  if (answer.kind === "redirected") return store.apply(transition.fetcherRedirect, key);
+  const { data, error, revalidation } = answer;
+  store.apply(transition.fetcherSettle, key, { data, error, formData, waitFor: revalidation });
 }

@@ -1,47 +1,27 @@
-import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
+import type { FetcherSubmission } from "../../../shared/navigation/fetcher-request";
 import { importWithRetry } from "../../recovery/import-with-retry";
 import { leave } from "../core/leave";
-import { fetcherChannel, type Requests } from "../core/requests";
-import type { RouterStore } from "../core/router-store";
+import { fetcherChannel } from "../core/requests";
 import * as transition from "../core/transitions";
-import type { FetcherDeps } from "./fetcher-request";
+import type { FetcherHost } from "./fetcher-request";
 
-/** What the fetchers need of the router, passed in by it: its store and requests, and how the page follows an action. */
-export interface FetcherHost extends FetcherDeps {
-  store: RouterStore;
-  requests: Requests;
-}
-
-/** The request itself, from its own chunk, fetched on a fetcher's first request: most pages never make one. */
-function request(host: FetcherHost, href: string, submission: FetcherSubmission | undefined, signal: AbortSignal): Promise<FetchAnswer> {
-  return importWithRetry(() => import("./fetcher-request")).then(
-    ({ fetcherRequest }) => fetcherRequest(host, href, submission, signal),
-    // The chunk is gone with a deploy, even after its retries: the browser loads the page, as for a navigation.
-    (): FetchAnswer => {
-      leave(host.env, { kind: "load", href: host.env.location.href });
-      return { kind: "left" };
-    },
-  );
-}
-
-/** The fetcher `key`'s request, on its own channel: a newer one of the same key supersedes it. */
+/**
+ * The fetcher `key`'s request, on its own channel: a newer one of the same key supersedes it.
+ * It shows as started at once; the request and what its answer does are in a chunk of their
+ * own, fetched on a fetcher's first request: most pages never make one.
+ */
 export async function fetchFor(host: FetcherHost, key: string, href: string, submission: FetcherSubmission | undefined): Promise<void> {
-  const { store } = host;
   const ticket = host.requests.start(fetcherChannel(key));
-  const formData = submission?.formData;
-  store.apply(transition.fetcherStart, key, formData);
-  let answer: FetchAnswer;
+  host.store.apply(transition.fetcherStart, key, submission?.formData);
+  let request: typeof import("./fetcher-request");
   try {
-    answer = await request(host, href, submission, ticket.signal);
+    request = await importWithRetry(() => import("./fetcher-request"));
   } catch {
-    // Replaced by a newer call, or a resource route's answer could not be read.
-    if (ticket.isCurrent()) store.apply(transition.fetcherFail, key);
+    // The chunk is gone with a deploy, even after its retries: the browser loads the page, as for a navigation.
+    leave(host.env, { kind: "load", href: host.env.location.href });
     return;
   }
-  if (!ticket.isCurrent() || answer.kind === "left") return;
-  if (answer.kind === "redirected") return store.apply(transition.fetcherRedirect, key);
-  const { data, error, revalidation } = answer;
-  store.apply(transition.fetcherSettle, key, { data, error, formData, waitFor: revalidation });
+  await request.fetchAndSettle(host, key, href, submission, ticket);
 }
 
 /** Components using each fetcher key; the last one gone aborts the key's request and drops its state. */
