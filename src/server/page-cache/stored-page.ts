@@ -17,6 +17,8 @@ import { createNonce } from "../render/nonce";
  *   this response (in the header and in every inline script), a weak ETag and 304, HEAD
  *   without a body, and the stored headers. The security headers that every response carries
  *   come from the app's securityHeaders() middleware, as for any page.
+ *   The body goes out from a copy of the stored bytes with the nonce written in, which takes
+ *   another response's nonce only once its own response has finished.
  */
 export interface StoredAnswer {
   kind: "document" | "data";
@@ -90,8 +92,9 @@ interface BodyTemplate {
 // Made on an answer's first write, so a hit costs writing the nonce into a copy of the bytes,
 // not a search of the text, its encoding, or a new buffer (which, for a big page, feeds the GC).
 const templates = new WeakMap<StoredAnswer, BodyTemplate>();
-// Copies kept per answer between responses: enough for those one core has in flight at once.
-const FREE_COPIES = 4;
+// Copies kept per answer between responses: a write to a reading client is done before the next
+// request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
+const FREE_COPIES = 2;
 const ATTRIBUTE = 'nonce="';
 
 function templateOf(stored: StoredAnswer, slotLength: number): BodyTemplate {
