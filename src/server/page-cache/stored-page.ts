@@ -116,7 +116,10 @@ function templateOf(stored: StoredAnswer, slotLength: number): BodyTemplate {
     parts.push(piece);
     length += piece.length;
   }
-  const template = { bytes: Buffer.concat(parts, length), slots, slotLength, free: [] };
+  const bytes = Buffer.concat(parts, length);
+  // The template is the first copy (only its slots ever change): an answer written once, as a
+  // Redis hit is, costs no copy more than the template.
+  const template = { bytes, slots, slotLength, free: slots.length > 0 ? [bytes] : [] };
   templates.set(stored, template);
   return template;
 }
