@@ -17,6 +17,8 @@ import { createNonce } from "../render/nonce";
  *   this response (in the header and in every inline script), a weak ETag and 304, HEAD
  *   without a body, and the stored headers. The security headers that every response carries
  *   come from the app's securityHeaders() middleware, as for any page.
+ *   The body goes out from a copy of the stored bytes with the nonce written in, which takes
+ *   another response's nonce only once its own response has finished.
  */
 export interface StoredAnswer {
   kind: "document" | "data";
@@ -78,32 +80,61 @@ export function captureStored(ctx: Context, kind: StoredAnswer["kind"]): StoredA
   return { kind, status: 200, headers, body, nonce, etag, storedAt: Date.now() };
 }
 
-// Each stored answer's body as bytes, cut where the nonce goes: made on its first write, so a hit
-// costs one copy of the bytes rather than a search of the text and its encoding.
-const piecesOf = new WeakMap<StoredAnswer, Buffer[]>();
+/** A stored body as bytes with a slot of the fresh nonce's length wherever its nonce goes, and copies free to fill. */
+interface BodyTemplate {
+  bytes: Buffer;
+  /** Byte offsets of the nonce slots. */
+  slots: number[];
+  slotLength: number;
+  free: Buffer[];
+}
 
-function bodyPieces(stored: StoredAnswer): Buffer[] {
-  let pieces = piecesOf.get(stored);
-  if (!pieces) {
-    // Only the attribute as React and the deferred scripts write it: page text cannot contain it unescaped.
-    const texts = stored.kind === "document" ? stored.body.split(`nonce="${stored.nonce}"`) : [stored.body];
-    pieces = texts.map((text) => Buffer.from(text, "utf8"));
-    piecesOf.set(stored, pieces);
+// Made on an answer's first write, so a hit costs writing the nonce into a copy of the bytes,
+// not a search of the text, its encoding, or a new buffer (which, for a big page, feeds the GC).
+const templates = new WeakMap<StoredAnswer, BodyTemplate>();
+// Copies kept per answer between responses: a write to a reading client is done before the next
+// request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
+const FREE_COPIES = 2;
+const ATTRIBUTE = 'nonce="';
+
+function templateOf(stored: StoredAnswer, slotLength: number): BodyTemplate {
+  const known = templates.get(stored);
+  if (known?.slotLength === slotLength) return known;
+  // Only the attribute as React and the deferred scripts write it: page text cannot contain it unescaped.
+  const texts = stored.kind === "document" ? stored.body.split(`${ATTRIBUTE}${stored.nonce}"`) : [stored.body];
+  const slot = Buffer.from(`${ATTRIBUTE}${" ".repeat(slotLength)}"`);
+  const parts: Buffer[] = [];
+  const slots: number[] = [];
+  let length = 0;
+  for (const [index, text] of texts.entries()) {
+    if (index > 0) {
+      slots.push(length + ATTRIBUTE.length);
+      parts.push(slot);
+      length += slot.length;
+    }
+    const piece = Buffer.from(text, "utf8");
+    parts.push(piece);
+    length += piece.length;
   }
-  return pieces;
+  const bytes = Buffer.concat(parts, length);
+  // The template is the first copy (only its slots ever change): an answer written once, as a
+  // Redis hit is, costs no copy more than the template.
+  const template = { bytes, slots, slotLength, free: slots.length > 0 ? [bytes] : [] };
+  templates.set(stored, template);
+  return template;
 }
 
 /** The stored body with a nonce nobody else was sent in each inline script's attribute. */
-function bodyWithNonce(stored: StoredAnswer, fresh: string): Buffer {
-  const pieces = bodyPieces(stored);
-  if (pieces.length === 1) return pieces[0] as Buffer;
-  const attribute = Buffer.from(`nonce="${fresh}"`);
-  const parts: Buffer[] = [];
-  for (const [index, piece] of pieces.entries()) {
-    if (index > 0) parts.push(attribute);
-    parts.push(piece);
-  }
-  return Buffer.concat(parts);
+function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer {
+  const template = templateOf(stored, fresh.length);
+  if (template.slots.length === 0) return template.bytes;
+  const copy = template.free.pop() ?? Buffer.from(template.bytes);
+  for (const slot of template.slots) copy.write(fresh, slot, "latin1");
+  // By 'finish' the bytes are the kernel's: only then may the copy take another response's nonce.
+  ctx.res.once("finish", () => {
+    if (template.free.length < FREE_COPIES) template.free.push(copy);
+  });
+  return copy;
 }
 
 /** Answers the request with a stored answer (see the module comment); `extra` headers (Age, a cache's) are added. */
@@ -113,7 +144,9 @@ export function writeStored(ctx: Context, stored: StoredAnswer, extra?: Record<s
   for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
   if (extra) for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   res.setHeader("ETag", stored.etag);
-  if (ctx.fresh) {
+  // Only a conditional request can be fresh: the others skip Koa's copy of every header.
+  const conditional = ctx.req.headers["if-none-match"] !== undefined || ctx.req.headers["if-modified-since"] !== undefined;
+  if (conditional && ctx.fresh) {
     // No CSP: a 304 updates the headers of the copy the browser keeps, whose scripts carry its own nonce.
     ctx.status = 304;
     ctx.body = null;
@@ -125,5 +158,5 @@ export function writeStored(ctx: Context, stored: StoredAnswer, extra?: Record<s
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
   }
   // Koa sends no body for HEAD but keeps the length a GET would have.
-  ctx.body = bodyWithNonce(stored, nonce);
+  ctx.body = bodyWithNonce(ctx, stored, nonce);
 }
