@@ -22,11 +22,11 @@ import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import { registerPageCache } from "../shared/routing/page-cache-policy";
 import { createPageCache, type PageCacheResult } from "./page-cache/page-cache";
 import { detachedContext } from "./page-cache/detached-context";
-import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
 import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
-import { classifiedOf, classifying } from "./request/classify";
+import { classifiedOf } from "./request/classify";
+import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
 import { type SessionStore, SessionStoreUnavailableError } from "./sessions/session-store";
@@ -146,7 +146,7 @@ export function createApp(deps: AppDependencies): Koa {
   );
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
-  // CSRF first, then the body, for state-changing page requests only.
+  // CSRF first, then the body; the page handler runs them for an action op only.
   const guards = [
     csrfDefence({
       allowedOrigins: env.ALLOWED_ORIGINS,
@@ -190,28 +190,25 @@ export function createApp(deps: AppDependencies): Koa {
       prerendering.onAnswer(ctx);
     });
   }
-  // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
-  const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
+  // Classified once, then one switch chooses the guards, the resolver and the writer.
   app.use(
-    classifying(
-      pageRoutes,
+    pageHandler({
+      routes: deps.routes,
+      diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       guards,
-      pageHandler({
-        routes: deps.routes,
-        exposeErrors: development,
-        renderTimeoutMs: env.RENDER_TIMEOUT_MS,
-        manifest: deps.assets.manifest,
-        runtimeConfig: pageConfig,
-        prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
-        logError: logRenderError,
-        monitoring: deps.monitoring,
-        observeRender: deps.observeRender,
-        services: { rateLimits, userFeedback },
-        pageCache,
-        ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
-        prerendering: prerendering !== undefined,
-      }),
-    ),
+      exposeErrors: development,
+      renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+      manifest: deps.assets.manifest,
+      runtimeConfig: pageConfig,
+      prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
+      logError: logRenderError,
+      monitoring: deps.monitoring,
+      observeRender: deps.observeRender,
+      services: { rateLimits, userFeedback },
+      pageCache,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+      prerendering: prerendering !== undefined,
+    }),
   );
   return app;
 }

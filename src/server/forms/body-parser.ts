@@ -2,6 +2,7 @@ import { unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import type { Context, Middleware } from "koa";
 import type { ScalarOrArrayFiles } from "koa-body";
+import { isSafeMethod } from "../http/methods";
 import { refuse } from "../http/refuse";
 import { BodyRefusedError, bodyRefusal, tooDeep, tooLarge } from "./body-errors";
 import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from "./body-types";
@@ -30,15 +31,12 @@ export interface BodyParserOptions {
   onRefused?: (ctx: Context, refusal: BodyRefusedError) => void;
 }
 
-/** Methods whose body is read: a page's POST, or a resource route's POST, PUT, PATCH or DELETE action. */
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 const DEFAULT_MAX_FIELDS = 1_000;
 const DEFAULT_MAX_DEPTH = 64;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
 /**
- * Parses the bodies of POST, PUT, PATCH and DELETE requests with koa-body into
+ * Parses the bodies of state-changing requests (a page's POST, a resource route's action) with koa-body into
  * `ctx.request.body` (and accepted files into `ctx.request.files`). Mounted ahead of the pages
  * only, after the tunnel, which reads its own raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
  * while chunked), 415 another type or a file part nobody asked for; never a 500.
@@ -81,7 +79,8 @@ export function bodyParser(options: BodyParserOptions): Middleware {
   }
 
   return async (ctx, next) => {
-    if (!BODY_METHODS.has(ctx.method)) return next();
+    // A safe method carries no body worth reading; the page pipeline sends only action ops here.
+    if (isSafeMethod(ctx.method)) return next();
     const reader = options.reader ? options.reader(ctx) : {};
     if (!reader) return next();
     // Outside the try: parsers that fail to load are the server's fault, not a malformed body.

@@ -1,4 +1,5 @@
 import type { Context, Middleware } from "koa";
+import { isSafeMethod } from "./methods";
 import { refuse } from "./refuse";
 
 /** Which check refused a request: also the label of its counter. */
@@ -16,8 +17,6 @@ export interface CsrfOptions {
   allowedOrigins: readonly string[];
   onRefused?: (ctx: Context, refusal: CsrfRefusal) => void;
 }
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const MESSAGES: Record<CsrfCheck, string> = {
   sec_fetch_site: "Forbidden: cross-site request (Sec-Fetch-Site: cross-site)",
@@ -63,11 +62,11 @@ export function csrfRefusal(ctx: Context, allowedOrigins: ReadonlySet<string>): 
   return { check: claimed.check, message: MESSAGES[claimed.check], ...claimedFields };
 }
 
-/** Guards every method but GET, HEAD and OPTIONS; mounted after the tunnel, which checks DSNs instead. */
+/** Guards every method that is not safe (isSafeMethod); the page pipeline runs it for an action op only, never for the tunnel, which checks DSNs instead. */
 export function csrfDefence(options: CsrfOptions): Middleware {
   const allowed = new Set(options.allowedOrigins);
   return (ctx, next) => {
-    if (SAFE_METHODS.has(ctx.method)) return next();
+    if (isSafeMethod(ctx.method)) return next();
     const refusal = csrfRefusal(ctx, allowed);
     if (!refusal) return next();
     options.onRefused?.(ctx, refusal);

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Context, Middleware } from "koa";
 import { safeDecode } from "../../shared/routing/match";
 import type { RouteTable } from "../../shared/routing/route-table";
-import { setRouteLabel } from "../http/request-log";
+import { setRouteLabel } from "../http/route-label";
 import { endWithoutBody, streamResponse } from "../http/stream-response";
 import { type PlatformPaths, publicFileConflicts } from "./public-conflicts";
 import { listPublicFiles } from "./public-listing";

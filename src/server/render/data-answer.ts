@@ -2,6 +2,7 @@ import type { Context } from "koa";
 import { BUILD_HEADER, type DataAnswer } from "../../shared/routing/data-request";
 import { withStyles } from "../../shared/routing/route-state";
 import { sendJson } from "../http/json-body";
+import { isReadMethod } from "../http/methods";
 import { applyHeaders } from "../http/response-headers";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { ClassifiedRequest } from "../request/classify";
@@ -26,7 +27,7 @@ type Refusal = { status: number; error: string; allow?: string };
  * a resource route, a POST to a page without an action.
  */
 function refusalOf(ctx: Context, { route, handler, requested }: ClassifiedRequest, build: string): Refusal | undefined {
-  if (ctx.method !== "GET" && ctx.method !== "HEAD" && ctx.method !== "POST") {
+  if (!isReadMethod(ctx.method) && ctx.method !== "POST") {
     return { status: 405, error: "data requests are GET, or POST for a form", allow: "GET, HEAD, POST" };
   }
   const sent = ctx.get(BUILD_HEADER);

@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import type { Params } from "../../shared/routing/match";
+import { isReadMethod } from "../http/methods";
 import type {
   ActionServices,
   CookieOptions,
@@ -76,8 +77,7 @@ export class PageRequestContext implements RequestContext {
   }
 
   get body(): unknown {
-    const { method } = this.#ctx;
-    return method === "GET" || method === "HEAD" ? undefined : (this.#ctx.request.body ?? {});
+    return isReadMethod(this.#ctx.method) ? undefined : (this.#ctx.request.body ?? {});
   }
 
   get clientIp(): string {

@@ -1,6 +1,7 @@
 import type { ResourceMethod, ServerRouteModule } from "../../shared/routing/module";
 import type { RequestContext } from "../../shared/routing/request";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
+import { isReadMethod } from "../http/methods";
 import type { AppRoutes } from "../routing/app-routes";
 import { exportedMethods } from "../routing/resource-methods";
 
@@ -19,17 +20,16 @@ export interface RouteKind {
   allow: string;
 }
 
-const READS = new Set(["GET", "HEAD"]);
 /** What a resource route's action takes unless it says otherwise (`actionMethods`). */
 const RESOURCE_ACTION_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
-const NO_PAGE: RouteKind = { resource: false, handlerFor: (method) => (READS.has(method) || method === "POST" ? undefined : null), allow: "GET, HEAD" };
+const NO_PAGE: RouteKind = { resource: false, handlerFor: (method) => (isReadMethod(method) || method === "POST" ? undefined : null), allow: "GET, HEAD" };
 
 function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   const action = leaf?.action;
   return {
     resource: false,
-    handlerFor: (method) => (READS.has(method) ? undefined : method === "POST" && action ? action : null),
+    handlerFor: (method) => (isReadMethod(method) ? undefined : method === "POST" && action ? action : null),
     allow: action ? "GET, HEAD, POST" : "GET, HEAD",
   };
 }
@@ -53,7 +53,7 @@ function resourceKind(leaf: ServerRouteModule): RouteKind {
   const actionMethods: readonly string[] = action ? (leaf.actionMethods ?? RESOURCE_ACTION_METHODS) : [];
   return {
     resource: true,
-    handlerFor: (method) => (READS.has(method) ? (load ?? null) : actionMethods.includes(method) && action ? action : null),
+    handlerFor: (method) => (isReadMethod(method) ? (load ?? null) : actionMethods.includes(method) && action ? action : null),
     allow: [...(load ? ["GET", "HEAD"] : []), ...actionMethods].join(", "),
   };
 }
