@@ -55,13 +55,8 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
     }
     return;
   }
-  if (ctx.method === "HEAD") {
-    // The status and headers are known once the shell is; the body is not wanted.
-    render.close(false);
-    return;
-  }
   const pattern = page.state.pattern;
-  // A visitor who leaves mid-stream should not keep React rendering for nobody.
+  // A visitor who leaves mid-stream (or a HEAD, answered at the shell) should not keep React rendering for nobody.
   pipeResponse(ctx, render.pipe, (finished) => {
     render.close(finished);
     if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);

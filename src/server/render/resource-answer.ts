@@ -38,11 +38,5 @@ function answerResource(ctx: Context, value: unknown, status: number | undefined
     endWithoutBody(ctx);
     return;
   }
-  if (ctx.method === "HEAD") {
-    // What a GET would say (its headers as the Response gave them), without the body.
-    void value.body.cancel();
-    endWithoutBody(ctx);
-    return;
-  }
   streamResponse(ctx, Readable.fromWeb(value.body as WebReadableStream<Uint8Array>));
 }
