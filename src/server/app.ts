@@ -9,9 +9,9 @@ import { ownSettings } from "./config/settings-scope";
 import type { UserFeedback } from "../shared/routing/request";
 import { createRateLimits, type RateLimits } from "./limits/rate-limits";
 import type { RedisConnection } from "./redis/redis-connection";
-import { bodyParser } from "./forms/body-parser";
+import { bodyReader } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
-import { csrfDefence } from "./http/csrf";
+import { crossSiteGuard } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { requestTarget } from "./http/request-target";
@@ -25,7 +25,7 @@ import { detachedContext } from "./page-cache/detached-context";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
 import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
-import { classifiedOf } from "./request/classify";
+import type { ActionGuards } from "./request/guards";
 import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
 import { redisStore } from "./sessions/redis-store";
@@ -147,28 +147,22 @@ export function createApp(deps: AppDependencies): Koa {
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
   // CSRF first, then the body; the page handler runs them for an action op only.
-  const guards = [
-    csrfDefence({
+  const guards: ActionGuards = {
+    crossSite: crossSiteGuard({
       allowedOrigins: env.ALLOWED_ORIGINS,
       onRefused: (ctx, { check, claimedOrigin }) => {
         logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
         deps.observeCsrfRefusal?.(check);
       },
     }),
-    bodyParser({
+    readBody: bodyReader({
       maxBytes: env.BODY_MAX_BYTES,
       maxFields: env.BODY_MAX_FIELDS,
       maxDepth: env.BODY_MAX_DEPTH,
-      // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
-      reader: (ctx) => {
-        const { matched, handler } = classifiedOf(ctx);
-        const leaf = matched?.matches[matched.matches.length - 1];
-        return handler && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
-      },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),
-  ];
+  };
   const rateLimits = deps.rateLimits ?? createRateLimits();
   const userFeedback = monitoring ? (feedback: UserFeedback) => monitoring.captureFeedback(feedback) : undefined;
   const { prerendering } = deps;

@@ -6,7 +6,10 @@ export function isSafeMethod(method: string): boolean {
   return SAFE_METHODS.has(method);
 }
 
-/** GET or HEAD: a read of what a URL shows (HEAD asks what GET would answer). */
+/** A read of what a URL shows: HEAD asks what GET would answer. */
+export const READ_METHODS = ["GET", "HEAD"] as const;
+
+/** GET or HEAD. */
 export function isReadMethod(method: string): boolean {
   return method === "GET" || method === "HEAD";
 }

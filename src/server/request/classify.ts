@@ -50,19 +50,3 @@ export function classify(ctx: Context, { routes, diagnostics }: ClassifyOptions)
   const requested = dataPath !== null ? takeRequestedRoutes(ctx, routes) : undefined;
   return { format, op, pagePath, matched, route, handler, requested };
 }
-
-interface ClassifiedState {
-  outpostRequest?: ClassifiedRequest;
-}
-
-/** Kept on an action's state for its guards (the body parser's reader); a read keeps nothing. */
-export function keepClassified(ctx: Context, request: ClassifiedRequest): void {
-  (ctx.state as ClassifiedState).outpostRequest = request;
-}
-
-/** The request's classification, for a guard of the page pipeline (the body parser's reader). */
-export function classifiedOf(ctx: Context): ClassifiedRequest {
-  const request = (ctx.state as ClassifiedState).outpostRequest;
-  if (!request) throw new Error("the page path runs behind pageHandler(): this request was never classified");
-  return request;
-}

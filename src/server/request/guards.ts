@@ -1,13 +1,24 @@
-import type { Context, Middleware } from "koa";
+import type { Context } from "koa";
+import type { BodyReader } from "../forms/body-parser";
+import type { AppRoutes } from "../routing/app-routes";
+import type { ClassifiedRequest } from "./classify";
+
+/** What an action op must pass before anything of its route runs; each answers its own refusal. */
+export interface ActionGuards {
+  /** CSRF: true when it refused the request as cross-site (403). */
+  crossSite: (ctx: Context) => boolean;
+  /** The body, read for the route's action with its upload policy; true when it refused it (400, 413, 415). */
+  readBody: BodyReader;
+}
 
 /**
- * Runs `guards` (CSRF, then the body parser) one after another, then `answer`: any guard may
- * answer instead (a 403, a 413…) and stop there. Only an action op comes here.
+ * CSRF, then the body: true when a guard answered instead. The body is read only when an action
+ * or a resource handler takes the request; otherwise it is left unread and the page answers
+ * for itself (405, or the not-found page).
  */
-export function behindGuards(guards: readonly Middleware[], ctx: Context, answer: () => unknown): Promise<unknown> {
-  const run = (index: number): Promise<unknown> => {
-    const guard = guards[index];
-    return Promise.resolve(guard ? guard(ctx, () => run(index + 1)) : answer());
-  };
-  return run(0);
+export async function refusedByGuards(ctx: Context, request: ClassifiedRequest, guards: ActionGuards, routes: AppRoutes): Promise<boolean> {
+  if (guards.crossSite(ctx)) return true;
+  const leaf = request.matched?.matches[request.matched.matches.length - 1];
+  if (!request.handler || !leaf) return false;
+  return guards.readBody(ctx, routes.serverHalf(leaf.id)?.uploads);
 }

@@ -9,8 +9,8 @@ import type { PageCache } from "../page-cache/page-cache";
 import { payloadScript } from "../render/payload-script";
 import { routeAssets } from "../render/route-assets";
 import { SessionStoreUnavailableError } from "../sessions/session-store";
-import { type ClassifiedRequest, type ClassifyOptions, classify, keepClassified } from "./classify";
-import { behindGuards } from "./guards";
+import { type ClassifiedRequest, type ClassifyOptions, classify } from "./classify";
+import { type ActionGuards, refusedByGuards } from "./guards";
 import type { MaybePromise } from "./maybe-promise";
 import type { RouteOutcome } from "./outcome";
 import { choosePlan, type PipelinePlan, type WriteOptions } from "./pipeline-switch";
@@ -18,8 +18,8 @@ import { beginRequest, type RequestOptions, type RequestScope } from "./request-
 import { resolve } from "./resolve";
 
 export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
-  /** CSRF, then the body parser: run ahead of an action op only (the body parser's reader uses classifiedOf). */
-  guards: readonly Middleware[];
+  /** CSRF, then the body: run ahead of an action op only. */
+  guards: ActionGuards;
   renderTimeoutMs: number;
   manifest: BuildManifest;
   runtimeConfig: RuntimeConfig;
@@ -71,8 +71,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     const request = classify(ctx, options);
     const plan = choosePlan(request);
     if (!plan.guarded) return handle(ctx, request, plan);
-    keepClassified(ctx, request);
-    return behindGuards(guards, ctx, () => handle(ctx, request, plan));
+    return refusedByGuards(ctx, request, guards, options.routes).then((refused) => (refused ? undefined : handle(ctx, request, plan)));
   };
 }
 

@@ -1,21 +1,19 @@
 import type { Context } from "koa";
-import { refuse } from "../http/refuse";
-import { answerData, type DataAnswerOptions, refuseData } from "../render/data-answer";
-import { answerPage } from "../render/document-writer";
+import { answerData, type DataAnswerOptions } from "../render/data-answer";
+import { writeDocument } from "../render/document-writer";
 import type { DocumentOptions } from "../render/render-document";
-import { writeRedirect, writeResource } from "../render/resource-answer";
+import { answerResourceRoute } from "../render/resource-answer";
 import { sessionUnavailable } from "../sessions/session-store";
 import type { ClassifiedRequest, RequestFormat } from "./classify";
 import type { MaybePromise } from "./maybe-promise";
-import type { PageOutcome, RedirectOutcome, ResourceOutcome, RouteOutcome } from "./outcome";
+import type { RouteOutcome } from "./outcome";
+import { type Refusal, refuseData, refuseMethod } from "./refusals";
 import { type Resolver, resolveAction, resolveLoaders, resolveResource } from "./resolve";
 import { resolveRoute } from "./resolve-route";
 import type { RequestScope } from "./request-scope";
 
 export type WriteOptions = DocumentOptions & DataAnswerOptions;
 
-/** Answers what may not run (a 405, a data request's 4xx); true when it did. */
-export type Refusal = (ctx: Context, request: ClassifiedRequest, build: string) => boolean;
 /** Turns an outcome into the HTTP answer. */
 export type Writer = (ctx: Context, outcome: RouteOutcome, scope: RequestScope, options: WriteOptions) => MaybePromise<void>;
 
@@ -30,24 +28,6 @@ export interface PipelinePlan {
   /** The 503 a session read would have been, for a session its store could not take. */
   unsaved: (request: ClassifiedRequest, scope: RequestScope) => MaybePromise<RouteOutcome>;
 }
-
-/** A page or resource route that does not take the method: 405 with the methods it does. */
-export const refuseMethod: Refusal = (ctx, { handler, route }) => {
-  if (handler !== null) return false;
-  ctx.set("Allow", route.allow);
-  refuse(ctx, 405, `Method not allowed here: use ${route.allow}`);
-  return true;
-};
-
-/** The HTML document, or the redirect a document URL answers with. */
-export const writeDocument: Writer = (ctx, outcome, scope, options) =>
-  outcome.type === "redirect" ? writeRedirect(ctx, outcome) : answerPage(ctx, outcome as PageOutcome, scope, options);
-
-/** A client navigation's data answer (a redirect travels in its body). */
-export const writeData: Writer = (ctx, outcome, scope, options) => answerData(ctx, outcome as PageOutcome | RedirectOutcome, scope, options);
-
-/** A resource route's own answer, or the redirect that stopped it. */
-export const writeResourceAnswer: Writer = (ctx, outcome) => (outcome.type === "redirect" ? writeRedirect(ctx, outcome) : writeResource(ctx, outcome as ResourceOutcome));
 
 /** A page shows the 503 at its leaf route, so the layouts above it render as usual. */
 function unsavedPage(request: ClassifiedRequest, scope: RequestScope): MaybePromise<RouteOutcome> {
@@ -64,8 +44,8 @@ function unsavedResource(): RouteOutcome {
 /** What each format refuses with, writes with, and answers when its session could not be saved. */
 const FORMATS: Record<RequestFormat, Pick<PipelinePlan, "refuse" | "write" | "unsaved">> = {
   document: { refuse: refuseMethod, write: writeDocument, unsaved: unsavedPage },
-  data: { refuse: refuseData, write: writeData, unsaved: unsavedPage },
-  resource: { refuse: refuseMethod, write: writeResourceAnswer, unsaved: unsavedResource },
+  data: { refuse: refuseData, write: answerData, unsaved: unsavedPage },
+  resource: { refuse: refuseMethod, write: answerResourceRoute, unsaved: unsavedResource },
 };
 
 const plan = (format: RequestFormat, guarded: boolean, resolver: Resolver): PipelinePlan => ({ format, guarded, resolver, ...FORMATS[format] });

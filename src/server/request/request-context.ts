@@ -1,6 +1,5 @@
 import type { Context } from "koa";
 import type { Params } from "../../shared/routing/match";
-import { isReadMethod } from "../http/methods";
 import type {
   ActionServices,
   CookieOptions,
@@ -77,7 +76,8 @@ export class PageRequestContext implements RequestContext {
   }
 
   get body(): unknown {
-    return isReadMethod(this.#ctx.method) ? undefined : (this.#ctx.request.body ?? {});
+    const { method } = this.#ctx;
+    return method === "GET" || method === "HEAD" ? undefined : (this.#ctx.request.body ?? {});
   }
 
   get clientIp(): string {

@@ -4,7 +4,8 @@ import type { MaybePromise } from "./maybe-promise";
 import type { EarlyFailure, RouteOutcome } from "./outcome";
 import type { RequestScope } from "./request-scope";
 import { resolveRoute } from "./resolve-route";
-import { runAction, runMiddleware, runResource } from "./route-handlers";
+import { runAction, runResource } from "./route-handlers";
+import { runMiddleware } from "./route-middleware";
 import { readSearch } from "./route-search";
 import type { RouteHandler } from "./route-kind";
 
