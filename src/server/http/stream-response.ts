@@ -21,7 +21,7 @@ export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void
     onClosed(false);
     return;
   }
-  if (ctx.method === "HEAD") {
+  if (ctx.req.method === "HEAD") {
     onClosed(false);
     res.end();
     return;

@@ -23,19 +23,23 @@ export interface RouteKind {
 /** What a resource route's action takes unless it says otherwise (`actionMethods`). */
 const RESOURCE_ACTION_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
-type HandlerTable = Map<string, RouteHandler | undefined>;
+/** A table's entry for a method that runs a page's loaders only. */
+const LOADERS = "loaders";
+type HandlerTable = Map<string, RouteHandler | typeof LOADERS>;
 
 /**
- * A table looked up per request, so a request runs no method test here: a method in it runs its
- * entry (undefined: the loaders only); a method missing from it is not taken (null, a 405).
+ * A table looked up once per request, so a request runs no method test here: a method in it
+ * runs its handler or the loaders only (undefined); a method missing from it is not taken (null, a 405).
  */
 const lookup =
   (table: HandlerTable): RouteKind["handlerFor"] =>
-  (method) =>
-    table.has(method) ? table.get(method) : null;
+  (method) => {
+    const entry = table.get(method);
+    return entry === undefined ? null : entry === LOADERS ? undefined : entry;
+  };
 
 /** GET and HEAD (HEAD asks what GET would answer) run `read`, or are not taken when it is null. */
-function withReads(table: HandlerTable, read: RouteHandler | undefined | null): HandlerTable {
+function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS | null): HandlerTable {
   for (const method of READ_METHODS) {
     if (read === null) table.delete(method);
     else table.set(method, read);
@@ -44,13 +48,13 @@ function withReads(table: HandlerTable, read: RouteHandler | undefined | null): 
 }
 
 /** The not-found page: its loaders for a read, and for a POST (no action takes it). */
-const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", undefined]]), undefined)), allow: "GET, HEAD" };
+const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS]]), LOADERS)), allow: "GET, HEAD" };
 
 function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   const action = leaf?.action;
   return {
     resource: false,
-    handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), undefined)),
+    handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), LOADERS)),
     allow: action ? "GET, HEAD, POST" : "GET, HEAD",
   };
 }
@@ -75,7 +79,7 @@ function resourceKind(leaf: ServerRouteModule): RouteKind {
   return {
     resource: true,
     // Reads run the loader whatever actionMethods says.
-    handlerFor: lookup(withReads(new Map(actionMethods.map((method) => [method, action])), load ?? null)),
+    handlerFor: lookup(withReads(new Map(action ? actionMethods.map((method) => [method, action]) : []), load ?? null)),
     allow: [...(load ? ["GET", "HEAD"] : []), ...actionMethods].join(", "),
   };
 }

@@ -40,7 +40,7 @@ describe("pipeResponse", () => {
     const calls: string[] = [];
     await withResponse((res) => {
       pipeResponse(
-        { res } as unknown as Context,
+        { res, req: { method: "GET" } } as unknown as Context,
         () => calls.push("piped"),
         (finished) => calls.push(`closed, finished: ${finished}`),
       );
@@ -52,7 +52,7 @@ describe("pipeResponse", () => {
     const calls: string[] = [];
     await withResponse((res) => {
       pipeResponse(
-        { res } as unknown as Context,
+        { res, req: { method: "GET" } } as unknown as Context,
         (target) => {
           calls.push("piped");
           target.end("done");
@@ -69,7 +69,7 @@ describe("pipeResponse", () => {
       (res) => {
         res.statusCode = 201;
         pipeResponse(
-          { res, method: "HEAD" } as unknown as Context,
+          { res, req: { method: "HEAD" } } as unknown as Context,
           () => calls.push("piped"),
           (finished) => calls.push(`closed, finished: ${finished}`),
         );
