@@ -19,7 +19,6 @@ export type Writer = (ctx: Context, outcome: RouteOutcome, scope: RequestScope, 
 
 /** What the switch chose for one request; a handful of constant plans, so choosing allocates nothing. */
 export interface PipelinePlan {
-  format: RequestFormat;
   /** CSRF, then the body parser, ahead of everything else: an action op only. */
   guarded: boolean;
   refuse: Refusal;
@@ -48,13 +47,13 @@ const FORMATS: Record<RequestFormat, Pick<PipelinePlan, "refuse" | "write" | "un
   resource: { refuse: refuseMethod, write: answerResourceRoute, unsaved: unsavedResource },
 };
 
-const plan = (format: RequestFormat, guarded: boolean, resolver: Resolver): PipelinePlan => ({ format, guarded, resolver, ...FORMATS[format] });
+const plan = (format: RequestFormat, guarded: boolean, resolver: Resolver): PipelinePlan => ({ guarded, resolver, ...FORMATS[format] });
 
 const RESOURCE_READ = plan("resource", false, resolveResource);
 const RESOURCE_ACTION = plan("resource", true, resolveResource);
 const DATA_READ = plan("data", false, resolveLoaders);
 const DATA_ACTION = plan("data", true, resolveAction);
-/** A state-changing request no action takes: guarded all the same, then refused (405) or the not-found page. */
+// UNTAKEN: an action op no action takes, guarded all the same, then refused (405) or the not-found page.
 const DATA_UNTAKEN = plan("data", true, resolveLoaders);
 const DOCUMENT_READ = plan("document", false, resolveLoaders);
 const DOCUMENT_ACTION = plan("document", true, resolveAction);
