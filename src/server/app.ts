@@ -4,9 +4,9 @@ import type { LoadedAssets } from "./assets/manifest";
 import { type AssetResult, staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import type { Env } from "./config/env.server";
-import { bodyParser } from "./forms/body-parser";
+import { bodyReader } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
-import { csrfDefence } from "./http/csrf";
+import { crossSiteGuard } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
 import { requestTarget } from "./http/request-target";
@@ -15,12 +15,12 @@ import { underPath } from "./http/under-path";
 import type { Logger } from "./logging/logger";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import type { PageCacheResult } from "./page-cache/page-cache";
-import { pageHandler } from "./render/page-handler";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
 import type { PrerenderHooks } from "./prerender/prerender-hooks";
 import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
-import { classifiedOf, classifying } from "./request/classify";
+import type { ActionGuards } from "./request/guards";
+import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
 import { type AppServices, createAppServices } from "./services/app-services";
 import { SessionStoreUnavailableError } from "./sessions/session-store";
@@ -120,29 +120,23 @@ export function createApp(deps: AppDependencies): Koa {
   );
   for (const middleware of deps.extraMiddleware ?? []) app.use(middleware);
   // Pages only: the tunnel above reads its own raw stream and checks DSNs rather than origins.
-  // CSRF first, then the body, for state-changing page requests only.
-  const guards = [
-    csrfDefence({
+  // CSRF first, then the body; the page handler runs them for an action op only.
+  const guards: ActionGuards = {
+    crossSite: crossSiteGuard({
       allowedOrigins: env.ALLOWED_ORIGINS,
       onRefused: (ctx, { check, claimedOrigin }) => {
         logger.warn({ method: ctx.method, check, origin: claimedOrigin }, "cross-site request refused");
         deps.observeCsrfRefusal?.(check);
       },
     }),
-    bodyParser({
+    readBody: bodyReader({
       maxBytes: env.BODY_MAX_BYTES,
       maxFields: env.BODY_MAX_FIELDS,
       maxDepth: env.BODY_MAX_DEPTH,
-      // The route's action reads the body (a <Form> posts to its data URL); its `uploads` opt in to files.
-      reader: (ctx) => {
-        const { matched, handler } = classifiedOf(ctx);
-        const leaf = matched?.matches[matched.matches.length - 1];
-        return handler && leaf ? { uploads: deps.routes.serverHalf(leaf.id)?.uploads } : null;
-      },
       // Status and reason only: bodies and field values are never logged.
       onRefused: (ctx, { status, message }) => logger.info({ method: ctx.method, status, reason: message }, "request body refused"),
     }),
-  ];
+  };
   const { prerendering } = deps;
   const pageConfig = pageRuntimeConfig(deps);
   if (prerendering) {
@@ -151,28 +145,25 @@ export function createApp(deps: AppDependencies): Koa {
       prerendering.onAnswer(ctx);
     });
   }
-  // Classified once, ahead of the guards: the body parser and the page handler read what it decided.
-  const pageRoutes = { routes: deps.routes, diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES };
+  // Classified once, then one switch chooses the guards, the resolver and the writer.
   app.use(
-    classifying(
-      pageRoutes,
+    pageHandler({
+      routes: deps.routes,
+      diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       guards,
-      pageHandler({
-        routes: deps.routes,
-        exposeErrors: development,
-        renderTimeoutMs: env.RENDER_TIMEOUT_MS,
-        manifest: deps.assets.manifest,
-        runtimeConfig: pageConfig,
-        prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
-        logError: logRenderError,
-        monitoring: deps.monitoring,
-        observeRender: deps.observeRender,
-        services,
-        pageCache: services.pageCache,
-        ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
-        prerendering: prerendering !== undefined,
-      }),
-    ),
+      exposeErrors: development,
+      renderTimeoutMs: env.RENDER_TIMEOUT_MS,
+      manifest: deps.assets.manifest,
+      runtimeConfig: pageConfig,
+      prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
+      logError: logRenderError,
+      monitoring: deps.monitoring,
+      observeRender: deps.observeRender,
+      services,
+      pageCache: services.pageCache,
+      ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
+      prerendering: prerendering !== undefined,
+    }),
   );
   return app;
 }

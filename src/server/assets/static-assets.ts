@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import type { Context, Middleware } from "koa";
-import { setRouteLabel } from "../http/request-log";
+import { setRouteLabel } from "../http/route-label";
 import { streamResponse } from "../http/stream-response";
 import { answerAssetMissing, contentHashOf, setAssetHeaders } from "./asset-headers";
 import type { StaticFile } from "./manifest";

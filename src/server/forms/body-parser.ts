@@ -2,6 +2,7 @@ import { unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import type { Context, Middleware } from "koa";
 import type { ScalarOrArrayFiles } from "koa-body";
+import { isSafeMethod } from "../http/methods";
 import { refuse } from "../http/refuse";
 import { BodyRefusedError, bodyRefusal, tooDeep, tooLarge } from "./body-errors";
 import { FORM_TYPE, JSON_TYPE, MULTIPART_TYPE } from "./body-types";
@@ -19,6 +20,7 @@ export interface BodyParserOptions {
   /** Deepest nesting of arrays and objects in a JSON body (`BODY_MAX_DEPTH`); deeper is 400. */
   maxDepth?: number;
   /**
+   * The middleware's only (the page pipeline calls bodyReader with its route's policy itself).
    * What reads this request's body: null when nothing does (a page without an action), so the
    * body is left unread and the page answers for itself (405); `uploads` is the route's opt-in
    * to file parts, none meaning they are refused. When absent, every such request's body is parsed.
@@ -30,20 +32,21 @@ export interface BodyParserOptions {
   onRefused?: (ctx: Context, refusal: BodyRefusedError) => void;
 }
 
-/** Methods whose body is read: a page's POST, or a resource route's POST, PUT, PATCH or DELETE action. */
-const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
 const DEFAULT_MAX_FIELDS = 1_000;
 const DEFAULT_MAX_DEPTH = 64;
 const ACCEPTED = `Content-Type must be ${FORM_TYPE}, ${MULTIPART_TYPE} or ${JSON_TYPE}`;
 
+/** Reads a request's body for a route's action (`uploads`: its file policy); true when it refused the body, and answered. */
+export type BodyReader = (ctx: Context, uploads: UploadPolicy | undefined) => Promise<boolean>;
+
 /**
- * Parses the bodies of POST, PUT, PATCH and DELETE requests with koa-body into
- * `ctx.request.body` (and accepted files into `ctx.request.files`). Mounted ahead of the pages
- * only, after the tunnel, which reads its own raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or counted
- * while chunked), 415 another type or a file part nobody asked for; never a 500.
+ * Parses the body of a state-changing request (a page's POST, a resource route's action) with
+ * koa-body into `ctx.request.body` (and accepted files into `ctx.request.files`). The page
+ * pipeline calls it after CSRF for an action op that a route's action takes; the tunnel reads
+ * its own raw stream. Every refusal is the client's: 400 malformed, 413 too large (declared or
+ * counted while chunked), 415 another type or a file part nobody asked for; never a 500.
  */
-export function bodyParser(options: BodyParserOptions): Middleware {
+export function bodyReader(options: Omit<BodyParserOptions, "reader">): BodyReader {
   const { maxBytes } = options;
   const maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -80,20 +83,28 @@ export function bodyParser(options: BodyParserOptions): Middleware {
     if (files) ctx.res.once("close", () => void deleteFiles(files));
   }
 
-  return async (ctx, next) => {
-    if (!BODY_METHODS.has(ctx.method)) return next();
-    const reader = options.reader ? options.reader(ctx) : {};
-    if (!reader) return next();
+  return async (ctx, uploads) => {
     // Outside the try: parsers that fail to load are the server's fault, not a malformed body.
     const parsers = await loadParsers();
     try {
-      await parse(ctx, parsers, reader.uploads);
+      await parse(ctx, parsers, uploads);
     } catch (error) {
-      const refusal = bodyRefusal(error, { maxBytes, maxFields, files: reader.uploads });
+      const refusal = bodyRefusal(error, { maxBytes, maxFields, files: uploads });
       options.onRefused?.(ctx, refusal);
       refuse(ctx, refusal.status, refusal.message);
-      return;
+      return true;
     }
+    return false;
+  };
+}
+
+/** bodyReader as Koa middleware, for every state-changing request whose `reader` wants its body. */
+export function bodyParser(options: BodyParserOptions): Middleware {
+  const read = bodyReader(options);
+  return async (ctx, next) => {
+    if (isSafeMethod(ctx.method)) return next();
+    const reader = options.reader ? options.reader(ctx) : {};
+    if (reader && (await read(ctx, reader.uploads))) return;
     return next();
   };
 }

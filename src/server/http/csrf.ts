@@ -1,4 +1,4 @@
-import type { Context, Middleware } from "koa";
+import type { Context } from "koa";
 import { refuse } from "./refuse";
 
 /** Which check refused a request: also the label of its counter. */
@@ -16,8 +16,6 @@ export interface CsrfOptions {
   allowedOrigins: readonly string[];
   onRefused?: (ctx: Context, refusal: CsrfRefusal) => void;
 }
-
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const MESSAGES: Record<CsrfCheck, string> = {
   sec_fetch_site: "Forbidden: cross-site request (Sec-Fetch-Site: cross-site)",
@@ -63,14 +61,18 @@ export function csrfRefusal(ctx: Context, allowedOrigins: ReadonlySet<string>): 
   return { check: claimed.check, message: MESSAGES[claimed.check], ...claimedFields };
 }
 
-/** Guards every method but GET, HEAD and OPTIONS; mounted after the tunnel, which checks DSNs instead. */
-export function csrfDefence(options: CsrfOptions): Middleware {
+/**
+ * Refuses (403) a state-changing request a browser sent from another site; true when it did.
+ * The page pipeline runs it for an action op only (its classification decided the method is not
+ * safe); the tunnel, which checks DSNs instead, never reaches it.
+ */
+export function crossSiteGuard(options: CsrfOptions): (ctx: Context) => boolean {
   const allowed = new Set(options.allowedOrigins);
-  return (ctx, next) => {
-    if (SAFE_METHODS.has(ctx.method)) return next();
+  return (ctx) => {
     const refusal = csrfRefusal(ctx, allowed);
-    if (!refusal) return next();
+    if (!refusal) return false;
     options.onRefused?.(ctx, refusal);
     refuse(ctx, 403, refusal.message);
+    return true;
   };
 }

@@ -1,6 +1,7 @@
 import type { Context, Middleware } from "koa";
 import { sendJson } from "./json-body";
-import { setRouteLabel } from "./request-log";
+import { isReadMethod } from "./methods";
+import { setRouteLabel } from "./route-label";
 
 export interface Readiness {
   ready: boolean;
@@ -13,7 +14,7 @@ export interface Readiness {
 export function healthChecks(readiness: Readiness): Middleware {
   return (ctx, next) => {
     const { path } = ctx;
-    if ((path !== "/healthz" && path !== "/readyz") || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
+    if ((path !== "/healthz" && path !== "/readyz") || !isReadMethod(ctx.method)) return next();
     if (path === "/healthz") answer(ctx, path, 200, "ok");
     else answer(ctx, path, readiness.ready ? 200 : 503, readiness.ready ? "ready" : "draining");
   };

@@ -1,6 +1,7 @@
 import type { Middleware } from "koa";
 import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import type { Logger } from "../logging/logger";
+import { routeLabelOf } from "./route-label";
 
 export interface RequestRecord {
   method: string;
@@ -12,14 +13,8 @@ export interface RequestRecord {
   aborted?: true;
 }
 
-/** Where the render and tunnel layers record the pattern they matched. */
-export function setRouteLabel(state: Record<string, unknown>, route: string): void {
-  state.routeLabel = route;
-}
-
 function routeLabel(state: Record<string, unknown>, status: number): string {
-  if (typeof state.routeLabel === "string") return state.routeLabel;
-  return status === 404 ? NOT_FOUND_ROUTE : "unmatched";
+  return routeLabelOf(state) ?? (status === 404 ? NOT_FOUND_ROUTE : "unmatched");
 }
 
 /**

@@ -9,7 +9,9 @@ export type OnResponseClosed = (finished: boolean) => void;
  * Hands the response to `pipeTo` rather than to Koa. Koa's pipeline turns a visitor leaving
  * mid-stream into an app "error", which error reporting would count as one; here it only
  * reaches `onClosed(false)`. Status and headers must be set on ctx first. One listener per
- * response tells both endings apart, so callers need none of their own.
+ * response tells both endings apart, so callers need none of their own. A HEAD is answered here
+ * for every writer that bypasses Koa, as Koa's respond() does for the others: status and headers,
+ * no body, and the source stopped as for a visitor who left.
  */
 export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void, onClosed: OnResponseClosed): void {
   ctx.respond = false;
@@ -17,6 +19,11 @@ export function pipeResponse(ctx: Context, pipeTo: (res: ServerResponse) => void
   // Gone while the body was being prepared: nothing to write to.
   if (res.destroyed) {
     onClosed(false);
+    return;
+  }
+  if (ctx.req.method === "HEAD") {
+    onClosed(false);
+    res.end();
     return;
   }
   // Registered before pipeTo runs, so it sees a visitor leaving before the writer does.
@@ -38,8 +45,7 @@ export function streamResponse(ctx: Context, body: Readable): void {
 }
 
 /**
- * Ends the response with the status and headers already set and no body: a HEAD answer, as GET
- * would send it, or a bodiless one. Left to Koa, a null body turns a 200 into 204 and drops
+ * Ends the response with the status and headers already set and no body (a bodiless web Response). Left to Koa, a null body turns a 200 into 204 and drops
  * Content-Type and Content-Length.
  */
 export function endWithoutBody(ctx: Context): void {

@@ -37,9 +37,9 @@ export function declaredCacheControl({ maxAge, staleWhileRevalidate = 0 }: PageC
  * the page has none; a data request's key also names the routes it asked for.
  */
 export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppRoutes, build: string): CachePlan | undefined {
-  if (ctx.method !== "GET" && ctx.method !== "HEAD") return undefined;
-  if ((request.kind !== "document" && request.kind !== "data") || !request.matched) return undefined;
-  if (request.kind === "data" && !request.requested?.ok) return undefined;
+  // A read the switch let through is a GET or a HEAD (anything else was refused 405).
+  if (request.op !== "read" || request.format === "resource" || !request.matched) return undefined;
+  if (request.format === "data" && !request.requested?.ok) return undefined;
   const { matches } = request.matched;
   const policy = cachePolicyOf(routes, matches);
   if (!policy) return undefined;
@@ -57,9 +57,9 @@ export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppR
     query.sort();
     search = query.toString();
   }
-  const requested = request.kind === "data" && request.requested?.ok && request.requested.only ? [...request.requested.only].sort().join(",") : "";
-  const key = `${build}|${request.kind}|${request.pagePath}|${JSON.stringify(search) ?? ""}|${requested}`;
+  const requested = request.format === "data" && request.requested?.ok && request.requested.only ? [...request.requested.only].sort().join(",") : "";
+  const key = `${build}|${request.format}|${request.pagePath}|${JSON.stringify(search) ?? ""}|${requested}`;
   const declared = typeof policy.tags === "function" ? policy.tags({ params: leaf.params, search }) : (policy.tags ?? []);
   for (const tag of declared) checkCacheTag(tag);
-  return { kind: request.kind, key, tags: [...declared, pathTag(request.pagePath)], policy };
+  return { kind: request.format, key, tags: [...declared, pathTag(request.pagePath)], policy };
 }

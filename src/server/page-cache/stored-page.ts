@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Context } from "koa";
-import { contentSecurityPolicy } from "../http/security-headers";
+import { contentSecurityPolicy } from "../http/content-security-policy";
 import { createNonce } from "../render/nonce";
 
 /**

@@ -69,12 +69,12 @@ export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfi
     if (document) byPath.set(page.path, { pattern: page.pattern, document, data: page.data });
   }
   return (ctx, request) => {
-    if (request.kind !== "document" && request.kind !== "data") return false;
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return false;
+    // A read the switch let through is a GET or a HEAD (anything else was refused 405).
+    if (request.op !== "read" || request.format === "resource") return false;
     const page = byPath.get(request.pagePath);
     // The pattern too: a diagnostics page is matched (so served) only while they are enabled.
     if (!page || page.pattern !== request.matched?.pattern) return false;
-    writeStored(ctx, request.kind === "document" ? page.document : page.data);
+    writeStored(ctx, request.format === "document" ? page.document : page.data);
     return true;
   };
 }

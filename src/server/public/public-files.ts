@@ -4,8 +4,8 @@ import path from "node:path";
 import type { Context, Middleware } from "koa";
 import { safeDecode } from "../../shared/routing/match";
 import type { RouteTable } from "../../shared/routing/route-table";
-import { setRouteLabel } from "../http/request-log";
-import { endWithoutBody, streamResponse } from "../http/stream-response";
+import { setRouteLabel } from "../http/route-label";
+import { streamResponse } from "../http/stream-response";
 import { type PlatformPaths, publicFileConflicts } from "./public-conflicts";
 import { listPublicFiles } from "./public-listing";
 
@@ -92,11 +92,6 @@ async function servePublicFile(ctx: Context, absolute: string, next: () => Promi
     return;
   }
   ctx.length = stats.size;
-  if (ctx.method === "HEAD") {
-    await handle.close();
-    endWithoutBody(ctx);
-    return;
-  }
   // Through the platform's own writer: a client that leaves mid-file is no error.
   streamResponse(ctx, handle.createReadStream());
 }

@@ -2,13 +2,19 @@ import type { Context } from "koa";
 import { withStyles } from "../../shared/routing/route-state";
 import { applyHeaders } from "../http/response-headers";
 import { pipeResponse } from "../http/stream-response";
-import type { PageOutcome } from "../request/outcome";
+import type { PageOutcome, RouteOutcome } from "../request/outcome";
 import type { RequestScope } from "../request/request-scope";
 import { deferState, skipDeferredErrors } from "./deferred/defer-values";
 import { encodeLines } from "./deferred/deferred-lines";
 import { createNonce, sharedPageNonce } from "./nonce";
 import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./page-cache";
 import { type DocumentOptions, type PageRender, startDocument } from "./render-document";
+import { writeRedirect } from "./resource-answer";
+
+/** A document URL's answer: the HTML document, or the redirect it answers with. */
+export function writeDocument(ctx: Context, outcome: RouteOutcome, scope: RequestScope, options: DocumentOptions): Promise<void> | void {
+  return outcome.type === "redirect" ? writeRedirect(ctx, outcome) : answerPage(ctx, outcome as PageOutcome, scope, options);
+}
 
 /**
  * The HTML document writer: streams the page (the shell first; crawlers and cacheable pages
@@ -55,13 +61,8 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
     }
     return;
   }
-  if (ctx.method === "HEAD") {
-    // The status and headers are known once the shell is; the body is not wanted.
-    render.close(false);
-    return;
-  }
   const pattern = page.state.pattern;
-  // A visitor who leaves mid-stream should not keep React rendering for nobody.
+  // A visitor who leaves mid-stream (or a HEAD, answered at the shell) should not keep React rendering for nobody.
   pipeResponse(ctx, render.pipe, (finished) => {
     render.close(finished);
     if (finished) options.observeRender?.(pattern, (performance.now() - started) / 1000);

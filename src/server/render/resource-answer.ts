@@ -3,8 +3,14 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "koa";
 import { sendJson } from "../http/json-body";
 import { applyHeaders } from "../http/response-headers";
-import type { RedirectOutcome, ResourceOutcome } from "../request/outcome";
+import type { RedirectOutcome, ResourceOutcome, RouteOutcome } from "../request/outcome";
 import { endWithoutBody, streamResponse } from "../http/stream-response";
+
+/** A resource route's answer, or the redirect that stopped it. */
+export function answerResourceRoute(ctx: Context, outcome: RouteOutcome): void {
+  if (outcome.type === "redirect") writeRedirect(ctx, outcome);
+  else writeResource(ctx, outcome as ResourceOutcome);
+}
 
 /** The resource-answer writer: the route's answer, then the headers of a signal that stopped it. */
 export function writeResource(ctx: Context, { value, status, headers }: ResourceOutcome): void {
@@ -35,12 +41,6 @@ function answerResource(ctx: Context, value: unknown, status: number | undefined
   for (const cookie of value.headers.getSetCookie()) ctx.append("Set-Cookie", cookie);
   if (!value.body) {
     if (!value.headers.has("content-length") && value.status !== 204 && value.status !== 304) ctx.length = 0;
-    endWithoutBody(ctx);
-    return;
-  }
-  if (ctx.method === "HEAD") {
-    // What a GET would say (its headers as the Response gave them), without the body.
-    void value.body.cancel();
     endWithoutBody(ctx);
     return;
   }

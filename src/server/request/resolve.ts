@@ -4,43 +4,56 @@ import type { MaybePromise } from "./maybe-promise";
 import type { EarlyFailure, RouteOutcome } from "./outcome";
 import type { RequestScope } from "./request-scope";
 import { resolveRoute } from "./resolve-route";
-import { runAction, runMiddleware, runResource } from "./route-handlers";
+import { runAction, runResource } from "./route-handlers";
+import { runMiddleware } from "./route-middleware";
 import { readSearch } from "./route-search";
 import type { RouteHandler } from "./route-kind";
 
+/** What runs once the chain's middleware did: a resource route's handler, the action and loaders, or the loaders. */
+export type Resolver = (request: ClassifiedRequest, scope: RequestScope, early: EarlyFailure | undefined) => MaybePromise<RouteOutcome>;
+
+/** A resource route's handler (the switch chose it for a resource route, so `handler` is set). */
+export const resolveResource: Resolver = (request, scope, early) => runResource(request.handler as RouteHandler, scope.context, scope, early);
+
+/** A page's loaders: a read, or a state-changing request no action takes (the not-found page). */
+export const resolveLoaders: Resolver = (request, scope, early) => resolveRoute(scope.routes, request.matched, scope.context, scope, early);
+
+/** A page's action, then its loaders; its redirect is always a 303. */
+export const resolveAction: Resolver = (request, scope, early) => {
+  const outcome = early
+    ? resolveRoute(scope.routes, request.matched, scope.context, scope, early)
+    : runAction(scope.routes, request.matched as MatchedRoutes, request.handler as RouteHandler, scope.context, scope);
+  return outcome instanceof Promise ? outcome.then(seeOther) : seeOther(outcome);
+};
+
+/** A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST. */
+function seeOther(outcome: RouteOutcome): RouteOutcome {
+  if (outcome.type === "redirect") outcome.status = 303;
+  return outcome;
+}
+
 /**
- * Resolves a classified request to its outcome: the page's query schema, the middleware root to leaf, then a resource
- * route's handler, or the action (a POST) and the loaders. Reads the request only through its
- * context, so it never answers: a writer in render/ does. No promise while everything answers
- * synchronously (most pages).
+ * Resolves a classified request to its outcome: the page's query schema, the middleware root to
+ * leaf, then what the switch chose (`resolver`). Reads the request only through its context, so
+ * it never answers: a writer in render/ does. No promise while everything answers synchronously (most pages).
  */
-export function resolve(request: ClassifiedRequest, scope: RequestScope): MaybePromise<RouteOutcome> {
+export function resolve(request: ClassifiedRequest, scope: RequestScope, resolver: Resolver): MaybePromise<RouteOutcome> {
   const { routes, context } = scope;
   const chain = request.matched ?? routes.table.notFound();
   // Only a store that fetches sessions (Redis) may make a request wait here, and only for a chain that uses it.
   const prepared = context.prepareSession(chain.pattern);
   const refused = readSearch(routes, chain, context);
-  const next = () => refused ?? runMiddleware(routes, chain, context);
-  const early = prepared ? prepared.then(next) : next();
-  const outcome = early instanceof Promise ? early.then((failure) => run(request, scope, failure)) : run(request, scope, early);
-  return outcome instanceof Promise ? outcome.then((resolved) => settle(resolved, request, scope)) : settle(outcome, request, scope);
+  // No closure on the usual path, which prepares nothing.
+  const early = prepared ? prepared.then(() => refused ?? runMiddleware(routes, chain, context)) : (refused ?? runMiddleware(routes, chain, context));
+  const outcome = early instanceof Promise ? early.then((failure) => resolver(request, scope, failure)) : resolver(request, scope, early);
+  return outcome instanceof Promise ? outcome.then((resolved) => settle(resolved, scope)) : settle(outcome, scope);
 }
 
-function run(request: ClassifiedRequest, scope: RequestScope, early: EarlyFailure | undefined): MaybePromise<RouteOutcome> {
-  const { routes, context } = scope;
-  if (request.kind === "resource") return runResource(request.handler as RouteHandler, context, scope, early);
-  if (early || !request.handler) return resolveRoute(routes, request.matched, context, scope, early);
-  return runAction(routes, request.matched as MatchedRoutes, request.handler, context, scope);
-}
-
-/** The outcome's final status: the one place for the redirect after an action and a status the route chose. */
-function settle(outcome: RouteOutcome, request: ClassifiedRequest, { context }: RequestScope): RouteOutcome {
-  if (outcome.type === "redirect") {
-    // A POST's redirect is always to a GET (post/redirect/get): a 307 would repeat the POST.
-    if (request.handler && request.kind !== "resource") outcome.status = 303;
-  } else if (outcome.type === "state") {
+/** The outcome's final status: one the route chose with response.status(). */
+function settle(outcome: RouteOutcome, { context }: RequestScope): RouteOutcome {
+  if (outcome.type === "state") {
     // Chosen with response.status(); it shows only when the page renders without error.
     if (outcome.status === 200 && context.chosenStatus !== undefined) outcome.status = context.chosenStatus;
-  } else outcome.status ??= context.chosenStatus;
+  } else if (outcome.type === "resource") outcome.status ??= context.chosenStatus;
   return outcome;
 }

@@ -1,6 +1,7 @@
 import type { ResourceMethod, ServerRouteModule } from "../../shared/routing/module";
 import type { RequestContext } from "../../shared/routing/request";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
+import { READ_METHODS } from "../http/methods";
 import type { AppRoutes } from "../routing/app-routes";
 import { exportedMethods } from "../routing/resource-methods";
 
@@ -19,29 +20,53 @@ export interface RouteKind {
   allow: string;
 }
 
-const READS = new Set(["GET", "HEAD"]);
 /** What a resource route's action takes unless it says otherwise (`actionMethods`). */
 const RESOURCE_ACTION_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
-const NO_PAGE: RouteKind = { resource: false, handlerFor: (method) => (READS.has(method) || method === "POST" ? undefined : null), allow: "GET, HEAD" };
+/** A table's entry for a method that runs a page's loaders only. */
+const LOADERS = "loaders";
+type HandlerTable = Map<string, RouteHandler | typeof LOADERS>;
+
+/**
+ * A table looked up once per request, so a request runs no method test here: a method in it
+ * runs its handler or the loaders only (undefined); a method missing from it is not taken (null, a 405).
+ */
+const lookup =
+  (table: HandlerTable): RouteKind["handlerFor"] =>
+  (method) => {
+    const entry = table.get(method);
+    return entry === undefined ? null : entry === LOADERS ? undefined : entry;
+  };
+
+/** GET and HEAD (HEAD asks what GET would answer) run `read`, or are not taken when it is null. */
+function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS | null): HandlerTable {
+  for (const method of READ_METHODS) {
+    if (read === null) table.delete(method);
+    else table.set(method, read);
+  }
+  return table;
+}
+
+/** The not-found page: its loaders for a read, and for a POST (no action takes it). */
+const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS]]), LOADERS)), allow: "GET, HEAD" };
 
 function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   const action = leaf?.action;
   return {
     resource: false,
-    handlerFor: (method) => (READS.has(method) ? undefined : method === "POST" && action ? action : null),
+    handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), LOADERS)),
     allow: action ? "GET, HEAD, POST" : "GET, HEAD",
   };
 }
 
 /** A resource route exporting a handler per method: HEAD runs GET; Allow lists exactly what it exports. */
 function methodsKind(leaf: ServerRouteModule, methods: readonly ResourceMethod[]): RouteKind {
-  const handlers = new Map<string, RouteHandler>(methods.map((method) => [method, leaf[method] as RouteHandler]));
+  const handlers: HandlerTable = new Map(methods.map((method) => [method, leaf[method] as RouteHandler]));
   const get = handlers.get("GET");
   if (get) handlers.set("HEAD", get);
   return {
     resource: true,
-    handlerFor: (method) => handlers.get(method) ?? null,
+    handlerFor: lookup(handlers),
     allow: methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", "),
   };
 }
@@ -53,7 +78,8 @@ function resourceKind(leaf: ServerRouteModule): RouteKind {
   const actionMethods: readonly string[] = action ? (leaf.actionMethods ?? RESOURCE_ACTION_METHODS) : [];
   return {
     resource: true,
-    handlerFor: (method) => (READS.has(method) ? (load ?? null) : actionMethods.includes(method) && action ? action : null),
+    // Reads run the loader whatever actionMethods says.
+    handlerFor: lookup(withReads(new Map(action ? actionMethods.map((method) => [method, action]) : []), load ?? null)),
     allow: [...(load ? ["GET", "HEAD"] : []), ...actionMethods].join(", "),
   };
 }

@@ -9,6 +9,7 @@ import { parseTunnelQuery, type TunnelQuery } from "./check/query";
 import { clientKey } from "../limits/client-key";
 import type { Limiter } from "../limits/limiter";
 import { drainRefusedUpload } from "../http/refuse";
+import { setRouteLabel } from "../http/route-label";
 import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
 
 export interface RouterConfig extends ForwardConfig {
@@ -62,7 +63,7 @@ function verdict(config: RouterConfig, line: Buffer, query: TunnelQuery): Verdic
 
 async function handle(ctx: Context, config: RouterConfig): Promise<void> {
   // Read by the app's request log: a route pattern, never the raw URL.
-  ctx.state.routeLabel = config.path;
+  setRouteLabel(ctx.state, config.path);
   if (ctx.method !== "POST") {
     ctx.set("Allow", "POST");
     return config.reject(ctx, 405, "method", "only POST is allowed");

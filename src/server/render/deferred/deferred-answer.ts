@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import { DEFERRED_DATA_TYPE } from "../../../shared/deferred/deferred-data";
-import { endWithoutBody, pipeResponse } from "../../http/stream-response";
+import { pipeResponse } from "../../http/stream-response";
 import type { DeferredLines } from "./deferred-lines";
 
 /**
@@ -12,11 +12,6 @@ export function answerDeferred(ctx: Context, lines: DeferredLines): void {
   ctx.status = 200;
   ctx.res.setHeader("Content-Type", `${DEFERRED_DATA_TYPE}; charset=utf-8`);
   ctx.res.setHeader("Cache-Control", "no-store");
-  if (ctx.method === "HEAD") {
-    lines.stop();
-    endWithoutBody(ctx);
-    return;
-  }
   pipeResponse(
     ctx,
     (res) => {

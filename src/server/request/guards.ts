@@ -1,0 +1,24 @@
+import type { Context } from "koa";
+import type { BodyReader } from "../forms/body-parser";
+import type { AppRoutes } from "../routing/app-routes";
+import type { ClassifiedRequest } from "./classify";
+
+/** What an action op must pass before anything of its route runs; each answers its own refusal. */
+export interface ActionGuards {
+  /** CSRF: true when it refused the request as cross-site (403). */
+  crossSite: (ctx: Context) => boolean;
+  /** The body, read for the route's action with its upload policy; true when it refused it (400, 413, 415). */
+  readBody: BodyReader;
+}
+
+/**
+ * CSRF, then the body: true when a guard answered instead. The body is read only when an action
+ * or a resource handler takes the request; otherwise it is left unread and the page answers
+ * for itself (405, or the not-found page).
+ */
+export async function refusedByGuards(ctx: Context, request: ClassifiedRequest, guards: ActionGuards, routes: AppRoutes): Promise<boolean> {
+  if (guards.crossSite(ctx)) return true;
+  const leaf = request.matched?.matches[request.matched.matches.length - 1];
+  if (!request.handler || !leaf) return false;
+  return guards.readBody(ctx, routes.serverHalf(leaf.id)?.uploads);
+}

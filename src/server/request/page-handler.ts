@@ -1,0 +1,122 @@
+import type { Context, Middleware } from "koa";
+import type { RuntimeConfig } from "../../shared/document/payload";
+import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
+import type { BuildManifest } from "../assets/manifest";
+import { setRouteLabel } from "../http/route-label";
+import type { RequestReport } from "../monitoring/request-monitoring";
+import { cachePlan } from "../page-cache/cache-plan";
+import type { PageCache } from "../page-cache/page-cache";
+import { payloadScript } from "../render/payload-script";
+import { routeAssets } from "../render/route-assets";
+import { SessionStoreUnavailableError } from "../sessions/session-store";
+import { type ClassifiedRequest, type ClassifyOptions, classify } from "./classify";
+import { type ActionGuards, refusedByGuards } from "./guards";
+import type { MaybePromise } from "./maybe-promise";
+import type { RouteOutcome } from "./outcome";
+import { choosePlan, type PipelinePlan, type WriteOptions } from "./pipeline-switch";
+import { beginRequest, type RequestOptions, type RequestScope } from "./request-scope";
+import { resolve } from "./resolve";
+
+export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
+  /** CSRF, then the body: run ahead of an action op only. */
+  guards: ActionGuards;
+  renderTimeoutMs: number;
+  manifest: BuildManifest;
+  runtimeConfig: RuntimeConfig;
+  observeRender?: (route: string, seconds: number) => void;
+  /** Keeps the answers of pages that declare `cache`; without it every request renders. */
+  pageCache?: PageCache;
+  /** Answers a prerendered URL from the build (true when it did), before any loader. */
+  prerendered?: (ctx: Context, request: ClassifiedRequest) => boolean;
+}
+
+/** The prerender run's outcomes by page path. */
+type ResolvedOutcomes = Map<string, MaybePromise<RouteOutcome>>;
+
+/**
+ * The page path's entry: classifies the request once, lets choosePlan pick its guards, resolver
+ * and writer, refuses what may not run (405, a data request's 4xx), then resolves the rest to an
+ * outcome and hands it to the chosen writer. A read passes no guard and allocates nothing more.
+ */
+export function pageHandler(options: PageHandlerOptions): Middleware {
+  const write: WriteOptions = {
+    ...options,
+    build: options.manifest.buildId,
+    assetsFor: routeAssets(options.manifest),
+    scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
+  };
+  const { guards, pageCache } = options;
+  // The build's prerender run asks each page twice (document, data answer): one run of its loaders serves both.
+  const resolved: ResolvedOutcomes | undefined = options.prerendering ? new Map() : undefined;
+
+  const handle = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
+    if (plan.refuse(ctx, request, write.build)) return;
+    if (options.prerendered?.(ctx, request)) {
+      labelRoute(ctx, options.monitoring?.forRequest(ctx.req), request.matched?.pattern ?? NOT_FOUND_ROUTE);
+      return;
+    }
+    const cached = pageCache && cachePlan(ctx, request, options.routes, write.build);
+    if (cached) {
+      return pageCache.serve(ctx, cached, async (target) => {
+        const scope = begin(target, request, options);
+        await run(target, request, plan, scope, write);
+        // Kept only if it depended on nobody's cookies or session and came out whole.
+        return !scope.context.personal && !scope.partial;
+      });
+    }
+    return run(ctx, request, plan, begin(ctx, request, options), write, resolved);
+  };
+
+  return (ctx) => {
+    const request = classify(ctx, options);
+    const plan = choosePlan(request);
+    if (!plan.guarded) return handle(ctx, request, plan);
+    return refusedByGuards(ctx, request, guards, options.routes).then((refused) => (refused ? undefined : handle(ctx, request, plan)));
+  };
+}
+
+/** Names the request and builds its scope (the request context, error reporting). */
+function begin(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestScope {
+  const report = options.monitoring?.forRequest(ctx.req);
+  labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
+  return beginRequest(ctx, request, report, options);
+}
+
+/** Resolves the request by the plan's resolver and writes its answer with the plan's writer. */
+function run(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, write: WriteOptions, resolved?: ResolvedOutcomes): MaybePromise<void> {
+  const outcome = resolved?.get(request.pagePath) ?? resolve(request, scope, plan.resolver);
+  resolved?.set(request.pagePath, outcome);
+  // Without a closure on the usual, synchronous path.
+  if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, plan, scope, resolved, write));
+  return answer(ctx, request, plan, scope, outcome, write);
+}
+
+/** Names the request by route pattern: log, metrics, transaction. */
+function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: string): void {
+  setRouteLabel(ctx.state, pattern);
+  report?.nameRoute(ctx.method, pattern);
+}
+
+function answer(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): MaybePromise<void> {
+  // A notFound() made a matched request the not-found page: named so, for reporting as for the visitor.
+  if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
+  // Before any header is sent; no promise for a request that never used the session (most).
+  const committed = scope.context.commit();
+  if (committed) {
+    return committed.then(
+      () => plan.write(ctx, outcome, scope, write),
+      (error: unknown) => answerUnsaved(ctx, request, plan, scope, error, write),
+    );
+  }
+  return plan.write(ctx, outcome, scope, write);
+}
+
+/**
+ * A session its store could not take: the request's answer is the 503 a session read would have
+ * been (the error page, a data answer's status, a resource's JSON); the app's error listener warns once.
+ */
+async function answerUnsaved(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, error: unknown, write: WriteOptions): Promise<void> {
+  if (!(error instanceof SessionStoreUnavailableError)) throw error;
+  ctx.app.emit("error", error, ctx);
+  return plan.write(ctx, await plan.unsaved(request, scope), scope, write);
+}
