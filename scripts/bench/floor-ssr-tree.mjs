@@ -6,7 +6,7 @@ import { App } from "../../src/shared/document/App.tsx";
 import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
 import { serializeForScript } from "../../src/shared/document/serialize.ts";
 import { readAppSettings } from "../../src/server/config/env.server.ts";
-import { createNonce } from "../../src/server/render/nonce.ts";
+import { createNonce } from "../../src/server/http/nonce.ts";
 import { routeAssets } from "../../src/server/render/route-assets.ts";
 
 // Validated once, as the server does at start: loaders read the app's settings from their context.

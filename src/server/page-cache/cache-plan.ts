@@ -3,7 +3,7 @@ import type { PageCachePolicy } from "../../shared/routing/module";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import { parseSearch } from "../routing/search-params";
-import type { ClassifiedRequest } from "../request/classify";
+import type { ClassifiedRequest } from "../request/core/classify";
 import type { AppRoutes } from "../routing/app-routes";
 
 /** Where one request's answer is kept, and under which tags. */

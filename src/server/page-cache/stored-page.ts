@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "koa";
 import { contentSecurityPolicy } from "../http/content-security-policy";
-import { createNonce } from "../render/nonce";
+import { createNonce } from "../http/nonce";
 
 /**
  * A rendered answer kept to be served again: a page's whole HTML document, or the JSON data

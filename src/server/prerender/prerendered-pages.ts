@@ -5,7 +5,7 @@ import type { Context } from "koa";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
 import { type StoredAnswer, writeStored } from "../page-cache/stored-page";
-import type { ClassifiedRequest } from "../request/classify";
+import type { ClassifiedRequest } from "../request/core/classify";
 
 /** Where a build keeps its prerendered pages, beside its other outputs. */
 export const PRERENDERED_DIR = "prerendered";

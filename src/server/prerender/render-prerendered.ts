@@ -4,7 +4,7 @@ import { BUILD_HEADER, dataUrl, pagePathOf } from "../../shared/routing/data-req
 import { captureStored, type StoredAnswer } from "../page-cache/stored-page";
 import type { PrerenderHooks } from "./prerender-hooks";
 import type { PrerenderedPage } from "./prerendered-pages";
-import { PrerenderError } from "./prerender-error";
+import { PrerenderError } from "../request/core/prerender-error";
 import type { PrerenderTarget } from "./prerender-urls";
 
 type Rendered = { ok: true; pages: PrerenderedPage[] } | { ok: false; failures: string[] };

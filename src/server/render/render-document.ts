@@ -8,7 +8,7 @@ import type { RouteState } from "../../shared/routing/route-state";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { contentSecurityPolicy } from "../http/content-security-policy";
-import { boundaryAbove, routeError } from "../request/resolve-route";
+import { boundaryAbove, routeError } from "../request/core/resolve-route";
 import type { AppRoutes } from "../routing/app-routes";
 import { withDeferredScripts } from "./deferred-scripts";
 import type { DeferredLines } from "./deferred/deferred-lines";

@@ -3,7 +3,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "koa";
 import { sendJson } from "../http/json-body";
 import { applyHeaders } from "../http/response-headers";
-import type { RedirectOutcome, ResourceOutcome, RouteOutcome } from "../request/outcome";
+import type { RedirectOutcome, ResourceOutcome, RouteOutcome } from "../request/core/outcome";
 import { endWithoutBody, streamResponse } from "../http/stream-response";
 
 /** A resource route's answer, or the redirect that stopped it. */

@@ -1,7 +1,7 @@
 import type { Context } from "koa";
 import type { BodyReader } from "../forms/body-parser";
 import type { AppRoutes } from "../routing/app-routes";
-import type { ClassifiedRequest } from "./classify";
+import type { ClassifiedRequest } from "./core/classify";
 
 /** What an action op must pass before anything of its route runs; each answers its own refusal. */
 export interface ActionGuards {

@@ -9,13 +9,13 @@ import type { PageCache } from "../page-cache/page-cache";
 import { payloadScript } from "../render/payload-script";
 import { routeAssets } from "../render/route-assets";
 import { SessionStoreUnavailableError } from "../sessions/session-store";
-import { type ClassifiedRequest, type ClassifyOptions, classify } from "./classify";
+import { type ClassifiedRequest, type ClassifyOptions, classify } from "./core/classify";
 import { type ActionGuards, refusedByGuards } from "./guards";
-import type { MaybePromise } from "./maybe-promise";
-import type { RouteOutcome } from "./outcome";
+import type { MaybePromise } from "./core/maybe-promise";
+import type { RouteOutcome } from "./core/outcome";
 import { choosePlan, type PipelinePlan, type WriteOptions } from "./pipeline-switch";
-import { beginRequest, type RequestOptions, type RequestScope } from "./request-scope";
-import { resolve } from "./resolve";
+import { beginRequest, type RequestOptions, type RequestScope } from "./core/request-scope";
+import { resolve } from "./core/resolve";
 
 export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
   /** CSRF, then the body: run ahead of an action op only. */

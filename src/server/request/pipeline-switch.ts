@@ -4,13 +4,13 @@ import { writeDocument } from "../render/document-writer";
 import type { DocumentOptions } from "../render/render-document";
 import { answerResourceRoute } from "../render/resource-answer";
 import { sessionUnavailable } from "../sessions/session-store";
-import type { ClassifiedRequest, RequestFormat } from "./classify";
-import type { MaybePromise } from "./maybe-promise";
-import type { RouteOutcome } from "./outcome";
+import type { ClassifiedRequest, RequestFormat } from "./core/classify";
+import type { MaybePromise } from "./core/maybe-promise";
+import type { RouteOutcome } from "./core/outcome";
 import { type Refusal, refuseData, refuseMethod } from "./refusals";
-import { type Resolver, resolveAction, resolveLoaders, resolveResource } from "./resolve";
-import { resolveRoute } from "./resolve-route";
-import type { RequestScope } from "./request-scope";
+import { type Resolver, resolveAction, resolveLoaders, resolveResource } from "./core/resolve";
+import { resolveRoute } from "./core/resolve-route";
+import type { RequestScope } from "./core/request-scope";
 
 export type WriteOptions = DocumentOptions & DataAnswerOptions;
 

@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import { BUILD_HEADER } from "../../shared/routing/data-request";
 import { refuse } from "../http/refuse";
 import { answerDataJson } from "../render/data-answer";
-import type { ClassifiedRequest } from "./classify";
+import type { ClassifiedRequest } from "./core/classify";
 
 /** Answers what may not run (a 405, a data request's 4xx) before anything else; true when it did. */
 export type Refusal = (ctx: Context, request: ClassifiedRequest, build: string) => boolean;

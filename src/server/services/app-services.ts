@@ -12,7 +12,7 @@ import type { RequestMonitoring } from "../monitoring/request-monitoring";
 import { detachedContext } from "../page-cache/detached-context";
 import { createPageCache, type PageCache, type PageCacheResult } from "../page-cache/page-cache";
 import type { RedisConnection } from "../redis/redis-connection";
-import type { RequestServices } from "../request/request-context";
+import type { RequestServices } from "../request/core/request-context";
 import type { AppRoutes } from "../routing/app-routes";
 import { redisStore } from "../sessions/redis-store";
 import { createSessions, type SessionServices } from "../sessions/sessions";

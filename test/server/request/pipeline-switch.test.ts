@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import { answerData } from "#src/server/render/data-answer";
 import { writeDocument } from "#src/server/render/document-writer";
 import { answerResourceRoute } from "#src/server/render/resource-answer";
-import { classify } from "#src/server/request/classify";
+import { classify } from "#src/server/request/core/classify";
 import { type ActionGuards, refusedByGuards } from "#src/server/request/guards";
 import { choosePlan } from "#src/server/request/pipeline-switch";
 import { refuseData, refuseMethod } from "#src/server/request/refusals";
-import { resolveAction, resolveLoaders, resolveResource } from "#src/server/request/resolve";
+import { resolveAction, resolveLoaders, resolveResource } from "#src/server/request/core/resolve";
 import { pipelineRoutes, requestAt, uploads } from "./pipeline-routes";
 
 const routes = pipelineRoutes();

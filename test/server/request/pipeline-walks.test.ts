@@ -65,7 +65,7 @@ describe("the page pipeline's walks", () => {
     const { files, status } = await filesCrossed(() => send(port(), "/", { method: "GET", headers: { "user-agent": CHROME_UA } }));
     crossed.set("document GET /", files);
     expect(status).toBe(200);
-    expect(files).toEqual(expect.arrayContaining(["request/classify.ts", "request/pipeline-switch.ts", "request/page-handler.ts", "render/document-writer.ts"]));
+    expect(files).toEqual(expect.arrayContaining(["request/core/classify.ts", "request/pipeline-switch.ts", "request/page-handler.ts", "render/document-writer.ts"]));
     expect(files).not.toEqual(expect.arrayContaining(["http/csrf.ts"]));
     expect(files).not.toContain("forms/body-parser.ts");
     expect(files).not.toContain("render/data-answer.ts");
@@ -85,7 +85,7 @@ describe("the page pipeline's walks", () => {
     const { files, status } = await filesCrossed(() => send(port(), "/diagnostics/form", { method: "POST", headers, body: form }));
     crossed.set("action POST /diagnostics/form", files);
     expect(status).toBe(303);
-    expect(files).toEqual(expect.arrayContaining(["http/csrf.ts", "forms/body-parser.ts", "request/guards.ts", "request/route-handlers.ts", "render/document-writer.ts", "render/resource-answer.ts"]));
+    expect(files).toEqual(expect.arrayContaining(["http/csrf.ts", "forms/body-parser.ts", "request/guards.ts", "request/core/route-handlers.ts", "render/document-writer.ts", "render/resource-answer.ts"]));
     expect(files).not.toContain("render/data-answer.ts");
   });
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import { DeferredError, forEachDeferred } from "../../../shared/deferred/deferred-data";
 import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
 import type { RouteState } from "../../../shared/routing/route-state";
-import { routeError } from "../../request/resolve-route";
+import { routeError } from "../../request/core/resolve-route";
 
 /** A page's deferred values, readied for streaming. */
 export interface DeferredValues {

@@ -1,5 +1,5 @@
-import type { RouteState } from "../../shared/routing/route-state";
-import type { RedirectSignal, RedirectStatus, ResponseHeaders } from "../../shared/routing/signals";
+import type { RouteState } from "../../../shared/routing/route-state";
+import type { RedirectSignal, RedirectStatus, ResponseHeaders } from "../../../shared/routing/signals";
 
 /** What resolving a request came to; a writer in render/ turns it into the HTTP answer. */
 export type RouteOutcome =

@@ -1,7 +1,7 @@
 import type { Context } from "koa";
-import type { Params } from "../../shared/routing/match";
-import type { RequestCookies, Session } from "../../shared/routing/request";
-import { PageRequestContext, type RequestServices } from "../request/request-context";
+import type { Params } from "../../../shared/routing/match";
+import type { RequestCookies, Session } from "../../../shared/routing/request";
+import { PageRequestContext, type RequestServices } from "./request-context";
 import { PrerenderError } from "./prerender-error";
 
 /** The page's URL at build: its path only, and reading the query (none at build) is refused. */

@@ -1,4 +1,4 @@
-import type { MatchedRoutes } from "../../shared/routing/route-table";
+import type { MatchedRoutes } from "../../../shared/routing/route-table";
 import type { ClassifiedRequest } from "./classify";
 import type { MaybePromise } from "./maybe-promise";
 import type { EarlyFailure, RouteOutcome } from "./outcome";

@@ -5,10 +5,10 @@ import { route } from "#src/shared/routing/config";
 import type { ErrorBoundaryProps, PageProps } from "#src/shared/routing/module";
 import type { RequestContext } from "#src/shared/routing/request";
 import { httpError, redirect } from "#src/shared/routing/signals";
-import { loadAppRoutes } from "../../support/app-routes";
-import { documentPayload } from "../../support/html";
-import { send } from "../../support/raw-http";
-import { startTestApp, type TestApp } from "../../support/test-app";
+import { loadAppRoutes } from "../../../support/app-routes";
+import { documentPayload } from "../../../support/html";
+import { send } from "../../../support/raw-http";
+import { startTestApp, type TestApp } from "../../../support/test-app";
 
 const Show = ({ data }: PageProps<unknown>) => <pre id="shown">{JSON.stringify(data)}</pre>;
 const ShowError = ({ error }: ErrorBoundaryProps) => <p id="caught" data-status={error.status}>{JSON.stringify(error.data)}</p>;

@@ -1,9 +1,9 @@
-import type { ResourceMethod, ServerRouteModule } from "../../shared/routing/module";
-import type { RequestContext } from "../../shared/routing/request";
-import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { READ_METHODS } from "../http/methods";
-import type { AppRoutes } from "../routing/app-routes";
-import { exportedMethods } from "../routing/resource-methods";
+import type { ResourceMethod, ServerRouteModule } from "../../../shared/routing/module";
+import type { RequestContext } from "../../../shared/routing/request";
+import type { MatchedRoutes } from "../../../shared/routing/route-table";
+import { READ_METHODS } from "../../http/methods";
+import type { AppRoutes } from "../../routing/app-routes";
+import { exportedMethods } from "../../routing/resource-methods";
 
 export type RouteHandler = (context: RequestContext) => unknown;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveRoute } from "#src/server/request/resolve-route";
+import { resolveRoute } from "#src/server/request/core/resolve-route";
 import { createAppRoutes, type LoadedRouteFile } from "#src/server/routing/app-routes";
 import { defineApp, route } from "#src/shared/routing/config";
 import type { ServerRouteModule } from "#src/shared/routing/module";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classify } from "#src/server/request/classify";
-import { action, GET, load, pipelineRoutes, requestAt } from "./pipeline-routes";
+import { classify } from "#src/server/request/core/classify";
+import { action, GET, load, pipelineRoutes, requestAt } from "../pipeline-routes";
 
 const routes = pipelineRoutes();
 const classified = (method: string, url: string) => classify(requestAt(method, url), { routes, diagnostics: false });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILD_HEADER, type DataAnswer } from "#src/shared/routing/data-request";
-import { startTestApp, type TestApp } from "../../support/test-app";
+import { startTestApp, type TestApp } from "../../../support/test-app";
 
 // A data request may name the routes whose loaders it wants: `?_routes=id,id`.
 let app: TestApp;

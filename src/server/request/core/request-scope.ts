@@ -1,10 +1,10 @@
 import type { Context } from "koa";
-import { requestUrl } from "../http/request-target";
-import type { RequestMonitoring, RequestReport } from "../monitoring/request-monitoring";
-import type { AppRoutes } from "../routing/app-routes";
+import { requestUrl } from "../../http/request-target";
+import type { RequestMonitoring, RequestReport } from "../../monitoring/request-monitoring";
+import type { AppRoutes } from "../../routing/app-routes";
 import type { ClassifiedRequest } from "./classify";
 import type { ResolveOptions } from "./outcome";
-import { PrerenderRequestContext } from "../prerender/prerender-context";
+import { PrerenderRequestContext } from "./prerender-context";
 import { PageRequestContext, type RequestServices } from "./request-context";
 
 export interface RequestOptions {

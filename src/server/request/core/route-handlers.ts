@@ -1,7 +1,7 @@
-import { actionResult } from "../routing/action-result";
-import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { headerPairs, isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
-import type { AppRoutes } from "../routing/app-routes";
+import { actionResult } from "../../routing/action-result";
+import type { MatchedRoutes } from "../../../shared/routing/route-table";
+import { headerPairs, isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
+import type { AppRoutes } from "../../routing/app-routes";
 import type { PageRequestContext } from "./request-context";
 import { type EarlyFailure, type ResolveOptions, type RouteOutcome, redirectOutcome } from "./outcome";
 import { resolveRoute } from "./resolve-route";

@@ -1,6 +1,6 @@
-import type { RouteMiddleware } from "../../shared/routing/module";
-import type { MatchedRoutes } from "../../shared/routing/route-table";
-import type { AppRoutes } from "../routing/app-routes";
+import type { RouteMiddleware } from "../../../shared/routing/module";
+import type { MatchedRoutes } from "../../../shared/routing/route-table";
+import type { AppRoutes } from "../../routing/app-routes";
 import { type MaybePromise, isThenable } from "./maybe-promise";
 import type { EarlyFailure } from "./outcome";
 import type { PageRequestContext } from "./request-context";

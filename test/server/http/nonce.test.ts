@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createNonce } from "#src/server/render/nonce";
+import { createNonce } from "#src/server/http/nonce";
 
 describe("createNonce", () => {
   it("gives 128-bit base64 nonces that never repeat, across pool refills", () => {

@@ -1,8 +1,8 @@
-import type { RouteError } from "../../shared/routing/module";
-import type { RequestContext } from "../../shared/routing/request";
-import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
-import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../shared/routing/signals";
-import type { AppRoutes } from "../routing/app-routes";
+import type { RouteError } from "../../../shared/routing/module";
+import type { RequestContext } from "../../../shared/routing/request";
+import type { MatchedRoutes, RouteMatch } from "../../../shared/routing/route-table";
+import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../shared/routing/signals";
+import type { AppRoutes } from "../../routing/app-routes";
 import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
 import { type EarlyFailure, type ResolveOptions, type RouteOutcome, redirectOutcome } from "./outcome";
 import { touchingSession } from "./request-context";

@@ -1,5 +1,5 @@
 import type { Context } from "koa";
-import type { Params } from "../../shared/routing/match";
+import type { Params } from "../../../shared/routing/match";
 import type {
   ActionServices,
   CookieOptions,
@@ -11,11 +11,11 @@ import type {
   Session,
   UploadedFile,
   UserFeedback,
-} from "../../shared/routing/request";
-import { applyHeader } from "../http/response-headers";
-import { clientKey } from "../limits/client-key";
-import { type RequestSessions, RequestSession } from "../sessions/request-session";
-import { isSessionPending } from "../sessions/session-pending";
+} from "../../../shared/routing/request";
+import { applyHeader } from "../../http/response-headers";
+import { clientKey } from "../../limits/client-key";
+import { type RequestSessions, RequestSession } from "../../sessions/request-session";
+import { isSessionPending } from "../../sessions/session-pending";
 import { isThenable } from "./maybe-promise";
 
 /** What the app's services (src/server/services/) hand every request. */

@@ -1,6 +1,6 @@
 import type { Context } from "koa";
-import { ROUTES_PARAM } from "../../shared/routing/requested-routes";
-import type { AppRoutes } from "../routing/app-routes";
+import { ROUTES_PARAM } from "../../../shared/routing/requested-routes";
+import type { AppRoutes } from "../../routing/app-routes";
 
 export type RequestedRoutes = { ok: true; only: ReadonlySet<string> | undefined } | { ok: false; error: string };
 

@@ -1,8 +1,8 @@
 import type { Context } from "koa";
-import { pagePathOf } from "../../shared/routing/data-request";
-import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { isSafeMethod } from "../http/methods";
-import type { AppRoutes } from "../routing/app-routes";
+import { pagePathOf } from "../../../shared/routing/data-request";
+import type { MatchedRoutes } from "../../../shared/routing/route-table";
+import { isSafeMethod } from "../../http/methods";
+import type { AppRoutes } from "../../routing/app-routes";
 import { type RequestedRoutes, takeRequestedRoutes } from "./requested-routes";
 import { type RouteHandler, type RouteKind, routeKind } from "./route-kind";
 

@@ -1,6 +1,6 @@
-import type { MatchedRoutes, RouteMatch } from "../../shared/routing/route-table";
-import { parseSearch } from "../routing/search-params";
-import type { AppRoutes } from "../routing/app-routes";
+import type { MatchedRoutes, RouteMatch } from "../../../shared/routing/route-table";
+import { parseSearch } from "../../routing/search-params";
+import type { AppRoutes } from "../../routing/app-routes";
 import type { EarlyFailure } from "./outcome";
 import type { PageRequestContext } from "./request-context";
 
