@@ -9,6 +9,7 @@ import { clientLeft } from "./http/client-left";
 import { crossSiteGuard } from "./http/csrf";
 import { healthChecks, type Readiness } from "./http/health";
 import { type RequestRecord, requestLog } from "./http/request-log";
+import { routeLabelOf } from "./http/route-label";
 import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
@@ -87,23 +88,23 @@ export function createApp(deps: AppDependencies): Koa {
 
   const logRenderError = (error: unknown, ctx: Context) => {
     if (deps.prerendering) return deps.prerendering.onRenderError(error, ctx);
-    logger.error({ err: error, method: ctx.method, route: ctx.state.routeLabel }, "render error");
+    logger.error({ err: error, method: ctx.method, route: routeLabelOf(ctx.state) }, "render error");
   };
   // Errors thrown outside the renderer (which reports its own); Koa answered them with 500.
   app.on("error", (error: unknown, ctx?: Context) => {
     if (ctx && clientLeft(ctx)) {
       const code = (error as { code?: unknown } | null)?.code;
-      logger.info({ method: ctx.method, route: ctx.state.routeLabel, code }, "client left mid-request");
+      logger.info({ method: ctx.method, route: routeLabelOf(ctx.state), code }, "client left mid-request");
       return;
     }
     if (error instanceof SessionStoreUnavailableError) {
-      logger.warn({ method: ctx?.method, route: ctx?.state.routeLabel }, "session not saved: its store is unreachable");
+      logger.warn({ method: ctx?.method, route: ctx && routeLabelOf(ctx.state) }, "session not saved: its store is unreachable");
       return;
     }
     logger.error({ err: error, method: ctx?.method }, "request error");
     if (!ctx || (error as { expose?: unknown })?.expose) return;
     const report = deps.monitoring?.forRequest(ctx.req);
-    report?.nameRoute(ctx.method, typeof ctx.state.routeLabel === "string" ? ctx.state.routeLabel : "unmatched");
+    report?.nameRoute(ctx.method, routeLabelOf(ctx.state) ?? "unmatched");
     report?.captureError(error);
   });
 

@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import type { Session } from "../../shared/routing/request";
 import { clientLeft } from "../http/client-left";
+import { isSafeMethod } from "../http/methods";
 import { SessionPending } from "./session-pending";
 import {
   FLASH_KEY,
@@ -125,8 +126,7 @@ export class RequestSession implements Session {
   /** Fetches the session before the chain runs for a request not safe to run twice, or a chain known to touch it. */
   prepare(pattern: string, method: string): Promise<void> | undefined {
     this.#pattern = pattern;
-    const safe = method === "GET" || method === "HEAD" || method === "OPTIONS";
-    return safe && !this.#touchingChains.has(pattern) ? undefined : this.load();
+    return isSafeMethod(method) && !this.#touchingChains.has(pattern) ? undefined : this.load();
   }
 
   /** Settles once the session was fetched (or found unreachable). */
