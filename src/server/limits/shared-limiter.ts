@@ -31,7 +31,7 @@ interface Lease {
   tokens: number;
   /** When Redis's window for the key ends (performance.now()): a point is spent in the window that counted it. */
   until: number;
-  /** Points the next refill asks for: doubled each time a lease runs out within its window, up to the cap. */
+  /** Points the next refill asks for: doubled at each refill within the window, up to the cap. */
   next: number;
   /** The refill on its way: concurrent uses of the key wait for it rather than each asking Redis. */
   refill: Promise<RefillOutcome> | undefined;
@@ -45,9 +45,9 @@ type RefillOutcome = RateDecision | typeof UNANSWERED | undefined;
 /**
  * `points` per `durationSeconds` per key, counted in Redis across every replica that shares it.
  * A busy key takes its points from Redis a few at a time (a lease, see `leaseCap`) and spends them
- * here until Redis's window for it ends: every point spent was counted in Redis in its window, so the
- * limit is never exceeded; points leased but unspent when the window ends refuse a client at most
- * `leaseCap - 1` uses early per replica. While Redis does not answer (down, frozen, out of memory,
+ * here until Redis's window for it ends, asking for the next ones when half are spent: every point
+ * spent was counted in Redis in its window, so the limit is never exceeded; points leased but unspent
+ * when the window ends refuse a client fewer than `2 × leaseCap` uses early per replica. While Redis does not answer (down, frozen, out of memory,
  * slower than REDIS_TIMEOUT_MS), `fallback` counts in this process instead: the limit degrades to
  * per instance, it never fails a request. The fallback is the bounded token bucket a process without Redis uses.
  */
@@ -75,15 +75,19 @@ export function sharedLimiter(redis: LimiterRedis, name: string, points: number,
   }
 
   const leases = new LRUCache<string, Lease>({ max: MAX_LEASED_KEYS });
+  const halfWindowMs = (durationSeconds * 1000) / 2;
 
   /** Takes `lease.next` points from Redis into the lease. */
   const refill = (key: string, lease: Lease): Promise<RefillOutcome> => {
     const asked = lease.next;
     const granted = (tokens: number, msBeforeNext: number) => {
       const now = performance.now();
-      if (now < lease.until) lease.next = Math.min(cap, asked * 2);
-      lease.tokens = now < lease.until ? lease.tokens + tokens : tokens;
-      lease.until = now + msBeforeNext;
+      const until = now + msBeforeNext;
+      // A later window ends at least a duration later: the points still held were counted in the one before, and lapse.
+      const sameWindow = now < lease.until && until < lease.until + halfWindowMs;
+      if (sameWindow) lease.next = Math.min(cap, asked * 2);
+      lease.tokens = sameWindow ? lease.tokens + tokens : tokens;
+      lease.until = until;
       return undefined;
     };
     return limiter.consume(key, asked).then(
@@ -97,10 +101,20 @@ export function sharedLimiter(redis: LimiterRedis, name: string, points: number,
     );
   };
 
+  const startRefill = (key: string, lease: Lease): Promise<RefillOutcome> => {
+    const started = refill(key, lease).finally(() => {
+      lease.refill = undefined;
+    });
+    lease.refill = started;
+    return started;
+  };
+
   const take = (key: string): RateDecision | Promise<RateDecision> => {
     let lease = leases.get(key);
     if (lease !== undefined && lease.tokens > 0 && performance.now() < lease.until) {
       lease.tokens--;
+      // A busy key's lease half spent: the next points are asked for now, so its uses never wait for them.
+      if (lease.next > 1 && lease.tokens < lease.next / 2 && lease.refill === undefined && redis.up) void startRefill(key, lease);
       return ALLOWED;
     }
     if (lease === undefined) {
@@ -111,10 +125,7 @@ export function sharedLimiter(redis: LimiterRedis, name: string, points: number,
     if (waiting === undefined) {
       // Known not to answer: no round trip to wait out.
       if (!redis.up) return fallback.take(key);
-      const current = lease;
-      waiting = current.refill = refill(key, current).finally(() => {
-        current.refill = undefined;
-      });
+      waiting = startRefill(key, lease);
     }
     return waiting.then((outcome) => (outcome === undefined ? take(key) : outcome === UNANSWERED ? fallback.take(key) : outcome));
   };
