@@ -82,7 +82,8 @@ export function sharedLimiter(redis: LimiterRedis, name: string, points: number,
     const asked = lease.next;
     const granted = (tokens: number, msBeforeNext: number) => {
       const now = performance.now();
-      const until = now + msBeforeNext;
+      // At least a millisecond, so the uses waiting for these points find them still valid.
+      const until = now + Math.max(1, msBeforeNext);
       // A later window ends at least a duration later: the points still held were counted in the one before, and lapse.
       const sameWindow = now < lease.until && until < lease.until + halfWindowMs;
       if (sameWindow) lease.next = Math.min(cap, asked * 2);
