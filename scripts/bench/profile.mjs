@@ -3,6 +3,7 @@
 // with scenario ssr-off, ssr-on, ssr-floor, realistic-off, realistic-on, realistic-floor,
 // realistic-data (the realistic group's page and its data request: run that group first),
 // realistic-visitor, realistic-greeting (its small page reading the session, and without),
+// realistic-visitor-redis (that page with SESSION_STORE=redis on a local redis-server), tunnel-1k-redis,
 // tunnel-1k, tunnel-100k, relay-1k, relay-100k, koa-relay-1k, koa-relay-100k, startup-off or startup-on. Run `npm run bench`
 // (or build into node_modules/.cache/outpost-bench) first. Prints self time by package and the
 // hottest functions; the .cpuprofile is kept for Chrome DevTools. PROFILE_ROOT=<checkout> profiles
@@ -10,7 +11,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { BROWSER_UA, OUT, runWorker, startHelper, startServer } from "./lib/proc.mjs";
+import { BROWSER_UA, OUT, runWorker, sleep, startHelper, startServer } from "./lib/proc.mjs";
+import { startRedis } from "./lib/redis-server.mjs";
 import { OUT_APP, OUT_REL_APP, PAGE } from "./realistic.mjs";
 import { SESSION_SECRET, sessionCookie } from "./session-cost.mjs";
 
@@ -21,6 +23,10 @@ const OUT_URL = `${pathToFileURL(process.env.PROFILE_ROOT ? path.join(process.en
 const dir = path.join(`${OUT}-profiles`, `${scenario}-${Date.now()}`);
 
 const ingest = await startHelper("fake-ingest.mjs");
+const redis = scenario.endsWith("-redis") ? await startRedis() : undefined;
+const redisEnv = redis ? { SESSION_STORE: "redis", REDIS_URL: redis.url } : {};
+// The shared-state group's limit, never reached, so every envelope is counted and none refused.
+const limitEnv = process.env.SENTRY_TUNNEL_RATE_LIMIT ? { SENTRY_TUNNEL_RATE_LIMIT: process.env.SENTRY_TUNNEL_RATE_LIMIT } : {};
 const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
 const nodeFlags = ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 const realistic = scenario.startsWith("realistic");
@@ -31,7 +37,7 @@ const server =
       ? await startHelper("floor-ssr.mjs", { BENCH_OUT: OUT_APP, BENCH_PAGE: PAGE }, { nodeFlags })
       : scenario.startsWith("relay") || scenario.startsWith("koa-relay")
         ? await startHelper(scenario.startsWith("koa") ? "floor-relay-koa.mjs" : "floor-relay.mjs", { INGEST_ORIGIN: ingest.origin }, { nodeFlags })
-        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn, SESSION_SECRET }, {
+        : await startServer(scenario.endsWith("-off") ? {} : { SENTRY_DSN: dsn, SESSION_SECRET, ...redisEnv, ...limitEnv }, {
             nodeFlags,
             ...(realistic ? { outRel: OUT_REL_APP } : {}),
             ...(process.env.PROFILE_ROOT ? { root: process.env.PROFILE_ROOT, outRel: "dist" } : {}),
@@ -41,8 +47,9 @@ const buildId = () => JSON.parse(readFileSync(path.join(OUT_APP, "manifest.json"
 async function loadFor() {
   if (scenario.startsWith("ssr")) return { url: `${server.origin}/`, headers: browser, connections: 100 };
   if (scenario === "realistic-data") return { url: `${server.origin}/__data${PAGE}`, headers: { ...browser, "x-outpost-build": buildId() }, connections: 10 };
-  if (scenario === "realistic-visitor" || scenario === "realistic-greeting") {
-    const page = scenario === "realistic-visitor" ? "/visitor" : "/greeting";
+  if (scenario.startsWith("realistic-visitor") || scenario === "realistic-greeting") {
+    const page = scenario === "realistic-greeting" ? "/greeting" : "/visitor";
+    if (redis) await sleep(1_000);
     return { url: `${server.origin}${page}`, headers: { ...browser, cookie: await sessionCookie(server) }, connections: 50 };
   }
   if (realistic) return { url: `${server.origin}${PAGE}`, headers: browser, connections: 10 };
@@ -65,6 +72,7 @@ if (!scenario.startsWith("startup")) {
 }
 await server.stop();
 await ingest.stop();
+await redis?.stop();
 
 // One file per thread; thread 0 is the main one (Sentry's ESM hooks add a loader thread).
 const file = path.join(dir, readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort()[0]);

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import { Redis } from "ioredis";
 import type { Logger } from "../logging/logger";
 import { databaseRefusedMessage, describeRedisFailure, isDatabaseRefused } from "./redis-failure";
@@ -19,6 +20,11 @@ export interface RedisConnection {
   readonly client: Redis;
   /** Whether Redis answered its last probe and is still connected; while false, users fall back or refuse at once. */
   readonly up: boolean;
+  /**
+   * Holds the commands sent for the rest of this turn of the event loop for one socket write: each
+   * is still sent and timed on its own, but concurrent requests' commands share the write's system call.
+   */
+  coalesceWrites(): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +95,19 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     onConfigurationError?.(message);
   };
 
+  let corked: Socket | undefined;
+  const uncork = () => {
+    corked?.uncork();
+    corked = undefined;
+  };
+  const coalesceWrites = () => {
+    // Not auto-pipelining: nothing waits for an earlier batch's answers, so a stalled Redis still costs each command only its own timeout.
+    if (corked !== undefined || client.status !== "ready") return;
+    corked = client.stream;
+    corked.cork();
+    setImmediate(uncork);
+  };
+
   client.on("ready", probe);
   client.on("error", (error: unknown) => (isDatabaseRefused(error) ? refuseDatabase(error) : failed(describeRedisFailure(error, timeoutMs))));
   client.on("close", () => failed("connection lost"));
@@ -100,6 +119,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     get up() {
       return answering && client.status === "ready";
     },
+    coalesceWrites,
     async close() {
       clearInterval(timer);
       givenUp = true;

@@ -96,7 +96,7 @@ export interface RedisStoreOptions {
  * exists, so ending a session (`clear()`, `regenerate()`) ends it for every copy of its cookie,
  * on every replica, whatever was reading it at the time.
  */
-export function redisStore({ client }: RedisConnection, { onUnavailable = () => {}, logger }: RedisStoreOptions = {}): SessionStore {
+export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnavailable = () => {}, logger }: RedisStoreOptions = {}): SessionStore {
   const scripts = sessionScripts(client);
   // Without an offline queue, a command while disconnected fails at once; a stalled Redis within REDIS_TIMEOUT_MS.
   const unreachable = (error: unknown): never => {
@@ -126,6 +126,7 @@ export function redisStore({ client }: RedisConnection, { onUnavailable = () => 
     // Refused before anything is sent when this request's own values are already too many.
     const own = ops.reduce((sum, [, field, value]) => sum + Buffer.byteLength(field) + Buffer.byteLength(value), 0);
     if (own > MAX_SESSION_BYTES) throw new SessionTooLargeError(own);
+    coalesceWrites();
     const reply = await scripts.write(KEY_PREFIX + id, from ?? KEY_PREFIX + id, mode, SESSION_MAX_AGE_MS, MAX_SESSION_BYTES, ops).catch(unreachable);
     if (reply[0] === -1) throw new SessionTooLargeError(reply[1]);
     if (reply[0] === 1) ctx.cookies.set(SESSION_COOKIE, id, SESSION_COOKIE_OPTIONS);
@@ -138,6 +139,7 @@ export function redisStore({ client }: RedisConnection, { onUnavailable = () => 
       const signed = signedId(ctx);
       if (!signed) return { values: emptyValues() };
       const key = KEY_PREFIX + signed.id;
+      coalesceWrites();
       // An id whose values are gone (ended, expired) is never used again: a write starts a new one.
       return scripts.read(key, MAX_SESSION_BYTES, FLASHED).then((reply) => loaded(reply, key, signed));
     },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadEnv } from "#src/server/config/env.server";
 import { createRedisConnection, type RedisConnection } from "#src/server/redis/redis-connection";
 import { until } from "../../support/raw-http";
@@ -77,5 +77,26 @@ describe.skipIf(!redisAvailable)("the platform's Redis connection", () => {
       redis.resume();
     }
   });
-});
 
+  it("sends the commands of one turn of the event loop in one socket write, each answered and timed on its own", async () => {
+    const live = connection as RedisConnection;
+    await until(() => live.up, 5_000);
+    // The socket's own write functions, which Writable calls once per write it hands the system.
+    const socket = live.client.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+    const writes = vi.spyOn(socket, "_write");
+    const batched = vi.spyOn(socket, "_writev");
+    try {
+      await live.client.set("coalesced", "yes");
+      writes.mockClear();
+      live.coalesceWrites();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => live.client.get("coalesced")));
+      expect(answers).toEqual(Array(20).fill("yes"));
+      expect(writes.mock.calls.length + batched.mock.calls.length).toBe(1);
+    } finally {
+      writes.mockRestore();
+      batched.mockRestore();
+    }
+    // Uncorked once the turn ends: a later command goes out at once.
+    expect(await live.client.get("coalesced")).toBe("yes");
+  });
+});

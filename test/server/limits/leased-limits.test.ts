@@ -1,0 +1,78 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Limiter, RateDecision } from "#src/server/limits/limiter";
+import { LocalLimiter } from "#src/server/limits/local-limiter";
+import { leaseCap, MAX_LEASE, sharedLimiter } from "#src/server/limits/shared-limiter";
+import { createRedisConnection, type RedisConnection } from "#src/server/redis/redis-connection";
+import { until } from "../../support/raw-http";
+import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
+import { memoryLogger } from "../../support/test-app";
+
+/** How many scripts Redis has run since its statistics were last reset: one per limiter round trip. */
+async function scriptCalls(connection: RedisConnection): Promise<number> {
+  const stats = await connection.client.info("commandstats");
+  return [...stats.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+describe("the lease a replica takes from a shared limit", () => {
+  it("is one point below 100 points a window (exact), then 1 % of the limit, at most MAX_LEASE", () => {
+    expect([leaseCap(4), leaseCap(99), leaseCap(200), leaseCap(1_000), leaseCap(100_000_000)]).toEqual([1, 1, 2, 10, MAX_LEASE]);
+  });
+});
+
+describe.skipIf(!redisAvailable)("a busy key's points leased from Redis a few at a time", () => {
+  let redis: TestRedis;
+  let replicas: RedisConnection[];
+  beforeAll(async () => {
+    redis = await startRedis();
+    replicas = [1, 2].map(() => createRedisConnection({ url: redis.url, timeoutMs: 1_000, logger: memoryLogger().logger }));
+    await until(() => replicas.every((connection) => connection.up), 5_000);
+  });
+  afterEach(async () => {
+    await replicas[0]?.client.flushall();
+    await replicas[0]?.client.config("RESETSTAT");
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((connection) => connection.close()));
+    await redis.stop();
+  });
+
+  const limiters = (name: string, points: number, durationSeconds: number): Limiter[] =>
+    replicas.map((connection) => sharedLimiter(connection, name, points, durationSeconds, new LocalLimiter(points, durationSeconds * 1000, 100)));
+
+  /** `count` uses of one key, in waves of 50 at once, alternating between the replicas. */
+  async function spend(of: Limiter[], count: number): Promise<RateDecision[]> {
+    const decisions: RateDecision[] = [];
+    for (let done = 0; done < count; done += 50) {
+      const wave = Array.from({ length: Math.min(50, count - done) }, (_, i) => (of[i % of.length] as Limiter).take("client"));
+      decisions.push(...(await Promise.all(wave)));
+    }
+    return decisions;
+  }
+
+  it("never allows more than the limit across replicas, and refuses fewer than 2 leases per replica early", async () => {
+    const points = 1_000;
+    const decisions = await spend(limiters("busy", points, 60), 1_500);
+    const allowed = decisions.filter((decision) => decision.ok).length;
+    expect(allowed).toBeLessThanOrEqual(points);
+    expect(allowed).toBeGreaterThan(points - replicas.length * 2 * leaseCap(points));
+    const refusal = decisions.at(-1);
+    expect(refusal?.ok === false && refusal.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("asks Redis far less than once per use of a busy key", async () => {
+    const points = 100_000;
+    const decisions = await spend(limiters("cheap", points, 60), 1_000);
+    expect(decisions.every((decision) => decision.ok)).toBe(true);
+    // Leases start at one point and double up to the cap: a few round trips per replica, then one per MAX_LEASE uses.
+    expect(await scriptCalls(replicas[0] as RedisConnection)).toBeLessThan(1_000 / 10);
+  });
+
+  it("spends no leased point after Redis's window for the key ends: the next use is counted in the new window", async () => {
+    const [replica] = limiters("window", 1_000, 1) as [Limiter];
+    await spend([replica], 20);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await replicas[0]?.client.keys("outpost:limit:window*")).toEqual([]);
+    expect(await replica.take("client")).toEqual({ ok: true });
+    expect(await replicas[0]?.client.keys("outpost:limit:window*")).toHaveLength(1);
+  });
+});
