@@ -201,8 +201,3 @@ export class PageRequestContext implements RequestContext {
     };
   }
 }
-
-/** Route code run through the request's context (tests may pass another RequestContext). */
-export function touchingSession<Result>(context: RequestContext, run: (context: RequestContext) => Result): Result | Promise<unknown> {
-  return context instanceof PageRequestContext ? context.touchingSession(run) : run(context);
-}

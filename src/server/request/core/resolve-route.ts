@@ -5,7 +5,7 @@ import { isHttpErrorSignal, isNotFoundSignal, isRedirectSignal } from "../../../
 import type { AppRoutes } from "../../routing/app-routes";
 import { isThenable, type MaybePromise, thenMaybe } from "./maybe-promise";
 import { type EarlyFailure, type ResolveOptions, type RouteOutcome, redirectOutcome } from "./outcome";
-import { touchingSession } from "./request-context";
+import { PageRequestContext } from "./request-context";
 
 export type { EarlyFailure, ResolveOptions, RouteOutcome } from "./outcome";
 
@@ -40,7 +40,8 @@ function runLoaders(
     if (!load) continue;
     let result: unknown;
     try {
-      result = touchingSession(context, load);
+      // Through the request's own context when it is one (tests may pass another RequestContext).
+      result = context instanceof PageRequestContext ? context.touchingSession(load) : load(context);
     } catch (error) {
       settled[depth] = { ok: false, error };
       continue;
