@@ -52,13 +52,16 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
   const handle = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
     if (plan.refuse(ctx, request, write.build)) return;
     if (options.prerendered?.(ctx, request)) {
-      labelRoute(ctx, options.monitoring?.forRequest(ctx.req), request.matched?.pattern ?? NOT_FOUND_ROUTE);
+      named(ctx, request, options);
       return;
     }
     const cached = pageCache && cachePlan(ctx, request, options.routes, write.build);
     if (cached) {
+      // Named before the lookup: a kept answer is logged and measured under its pattern too.
+      const report = named(ctx, request, options);
       return pageCache.serve(ctx, cached, async (target) => {
-        const scope = begin(target, request, options);
+        // The request's own render, or a background refresh on a detached context.
+        const scope = target === ctx ? beginRequest(ctx, request, report, options) : begin(target, request, options);
         await run(target, request, plan, scope, write);
         // Kept only if it depended on nobody's cookies or session and came out whole.
         return !scope.context.personal && !scope.partial;
@@ -77,9 +80,14 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
 
 /** Names the request and builds its scope (the request context, error reporting). */
 function begin(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestScope {
+  return beginRequest(ctx, request, named(ctx, request, options), options);
+}
+
+/** Names the request by the pattern it matched (log, metrics, transaction); returns its error reporting. */
+function named(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestReport | undefined {
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
-  return beginRequest(ctx, request, report, options);
+  return report;
 }
 
 /** Resolves the request by the plan's resolver and writes its answer with the plan's writer. */

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Await } from "#src/shared/outpost";
+import type { RequestRecord } from "#src/server/http/request-log";
 import type { PageCacheResult } from "#src/server/page-cache/page-cache";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
 import { route } from "#src/shared/routing/config";
@@ -11,6 +12,7 @@ import { startTestApp, type TestApp } from "../../support/test-app";
 const PAGE = "/diagnostics/page-cache";
 let app: TestApp;
 const results: PageCacheResult[] = [];
+const records: RequestRecord[] = [];
 
 /** A cached page whose deferred value fails: it shows an error element for it, so it must never be kept. */
 const CachedFailingPage = ({ data }: { data: { id: string; later: Promise<string> } }) => (
@@ -43,7 +45,7 @@ const routes = await loadAppRoutes({
 });
 
 beforeAll(async () => {
-  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true" }, { routes, observePageCache: (result) => results.push(result) });
+  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true" }, { routes, observePageCache: (result) => results.push(result), observeRequest: (record) => records.push(record) });
 });
 afterAll(() => app.close());
 
@@ -74,6 +76,16 @@ describe("a page that declares cache", () => {
     expect(second.html).toContain(`nonce="${nonces[1]}"`);
     expect(second.html).not.toContain(`nonce="${nonces[0]}"`);
     expect(results).toContain("hit");
+  });
+
+  it("logs and measures a kept answer under its route pattern, as a rendered one", async () => {
+    await get();
+    records.length = 0;
+    const hit = await get();
+    expect(renderId(hit.html)).toBeTruthy();
+    // The request log's record is written once the response has closed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(records.map(({ route }) => route)).toEqual([PAGE]);
   });
 
   it("answers HEAD with the headers only, and 304 without a CSP to a current validator, from the kept copy", async () => {
