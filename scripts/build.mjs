@@ -22,13 +22,21 @@ if (existsSync(publicDir)) await checkPublicFolder(ROOT, APP_DIR, publicDir);
 // Only this build's own outputs are replaced: another build may sit inside it (the tests' fixture
 // app in dist/fixture/) and be serving while this one is made.
 for (const output of BUILD_OUTPUTS) await rm(path.join(outDir, output), { recursive: true, force: true });
-const client = await esbuild.build({
-  ...clientOptions({ outDir, production: true }),
-  plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
-});
+/** esbuild has printed its errors (file, line, what to do): exit 1 without a stack trace on top of them. */
+const failedBuild = (error) => {
+  if (!Array.isArray(error?.errors)) throw error;
+  console.error(`build failed: ${error.errors.length} error(s) above`);
+  process.exit(1);
+};
+const client = await esbuild
+  .build({
+    ...clientOptions({ outDir, production: true }),
+    plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
+  })
+  .catch(failedBuild);
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
 await writeManifest(manifest, outDir);
-await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId }));
+await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId })).catch(failedBuild);
 // The server bundles are ES modules. Said beside them, so wherever the build is placed Node need
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.

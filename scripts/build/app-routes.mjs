@@ -183,7 +183,7 @@ export function appRoutesPlugin({ root, appDir, target, lazyRoot = false, onModu
         return {
           errors: [
             {
-              text: `${importer} imports ${args.path}, which is server-only (#outpost/server, a *.server.* file or src/server/): it cannot be part of the browser bundle. Use \`import type\` for its types.`,
+              text: `${importer} imports ${args.path}, which is server-only (#outpost/server, a *.server.* file or src/server/): it cannot be part of the browser bundle. Call its functions from the route's .server.ts half (loader, action, middleware), and use \`import type\` for its types.`,
             },
           ],
         };

@@ -32,5 +32,5 @@ it("gives each app the settings it was started with, in one process", async () =
 
 it("are what the shipped app declares beside its route table, with defaults", () => {
   const values = readAppSettings(shippedSettings, {});
-  expect(shippedSettings.get({ services: { settings: values } })).toEqual({ GREETING: "Hello" });
+  expect(shippedSettings.get({ services: { settings: values } })).toMatchObject({ GREETING: "Hello" });
 });
