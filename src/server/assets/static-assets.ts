@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import type { Context, Middleware } from "koa";
 import { setRouteLabel } from "../http/route-label";
 import { streamResponse } from "../http/stream-response";
+import { isReadMethod } from "../http/methods";
 import { answerAssetMissing, contentHashOf, setAssetHeaders } from "./asset-headers";
 import type { StaticFile } from "./manifest";
 
@@ -31,7 +32,7 @@ export function staticAssets(files: Map<string, StaticFile>, { prefix = "/assets
   return (ctx, next) => {
     if (!ctx.path.startsWith(prefix)) return next();
     setRouteLabel(ctx.state, "static");
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") {
+    if (!isReadMethod(ctx.method)) {
       ctx.set("Allow", "GET, HEAD");
       ctx.status = 405;
       return;

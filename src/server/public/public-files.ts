@@ -6,6 +6,7 @@ import { safeDecode } from "../../shared/routing/match";
 import type { RouteTable } from "../../shared/routing/route-table";
 import { setRouteLabel } from "../http/route-label";
 import { streamResponse } from "../http/stream-response";
+import { isReadMethod } from "../http/methods";
 import { type PlatformPaths, publicFileConflicts } from "./public-conflicts";
 import { listPublicFiles } from "./public-listing";
 
@@ -60,7 +61,7 @@ export function publicFiles(root: string | undefined, options: PublicFilesOption
   for (const warning of warnings) options.warn(warning);
   // Not async: pages, the usual request, pass on with one lookup.
   return (ctx, next) => {
-    if (files.size === 0 || (ctx.method !== "GET" && ctx.method !== "HEAD")) return next();
+    if (files.size === 0 || !isReadMethod(ctx.method)) return next();
     // Decoded once: `/100%25.txt` is the file `100%.txt`; a bad escape names no file.
     const wanted = fileNameOf(ctx.path);
     const file = wanted === null ? undefined : files.get(wanted);

@@ -1,3 +1,4 @@
+import { isReadMethod } from "../http/methods";
 import {
   ENTRY_RETRIES,
   ENTRY_RETRY_STEP_MS,
@@ -30,4 +31,4 @@ const RELOADABLE = source(true);
 const NOT_RELOADABLE = source(false);
 
 /** The script for a document answering `method`: only a GET's (or HEAD's) may be loaded again. */
-export const recoveryScript = (method: string): string => (method === "GET" || method === "HEAD" ? RELOADABLE : NOT_RELOADABLE);
+export const recoveryScript = (method: string): string => (isReadMethod(method) ? RELOADABLE : NOT_RELOADABLE);

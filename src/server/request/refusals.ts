@@ -1,5 +1,6 @@
 import type { Context } from "koa";
 import { BUILD_HEADER } from "../../shared/routing/data-request";
+import { isReadMethod } from "../http/methods";
 import { refuse } from "../http/refuse";
 import { answerDataJson } from "../render/data-answer";
 import type { ClassifiedRequest } from "./core/classify";
@@ -23,7 +24,7 @@ type DataRefusal = { status: number; error: string; allow?: string };
  * a resource route, a POST to a page without an action.
  */
 function refusalOf(ctx: Context, { route, handler, requested }: ClassifiedRequest, build: string): DataRefusal | undefined {
-  if (ctx.method !== "GET" && ctx.method !== "HEAD" && ctx.method !== "POST") {
+  if (!isReadMethod(ctx.method) && ctx.method !== "POST") {
     return { status: 405, error: "data requests are GET, or POST for a form", allow: "GET, HEAD, POST" };
   }
   const sent = ctx.get(BUILD_HEADER);

@@ -15,6 +15,7 @@ import type {
 import { applyHeader } from "../../http/response-headers";
 import { clientKey } from "../../limits/client-key";
 import { type RequestSessions, RequestSession } from "../../sessions/request-session";
+import { isReadMethod } from "../../http/methods";
 import { isSessionPending } from "../../sessions/session-pending";
 import { isThenable } from "./maybe-promise";
 
@@ -86,7 +87,7 @@ export class PageRequestContext implements RequestContext {
 
   get body(): unknown {
     const { method } = this.#ctx;
-    return method === "GET" || method === "HEAD" ? undefined : (this.#ctx.request.body ?? {});
+    return isReadMethod(method) ? undefined : (this.#ctx.request.body ?? {});
   }
 
   get clientIp(): string {
