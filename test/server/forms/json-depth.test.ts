@@ -98,7 +98,12 @@ describe("JSON nesting depth (BODY_MAX_DEPTH)", () => {
     const request = open(Number(new URL(app.url).port), "/diagnostics/api/echo", { headers: { "content-type": "application/json" } });
     request.on("error", () => {});
     request.write("[".repeat(3_000));
-    await until(() => request.socket !== null && request.socket.bytesWritten > 3_000);
+    // bytesWritten counts bytes still queued on a connecting socket: leaving then would mean the
+    // server never saw a request. Wait until they are all handed to the kernel.
+    await until(() => {
+      const socket = request.socket;
+      return socket !== null && !socket.connecting && socket.writableLength === 0 && socket.bytesWritten > 3_000;
+    });
     request.destroy();
     await until(() => app.logs.filter((line) => line.msg === "request").length > requests);
     expect(app.logs.filter((line) => line.level >= 50)).toEqual([]);
