@@ -53,6 +53,37 @@ describe.skipIf(!hasChromium)("forms in a browser with JavaScript", () => {
     await page.close();
   });
 
+  it("a submit button's formmethod makes the POST form a GET navigation, with the button's value", async () => {
+    const page = await open("/diagnostics/form");
+    let posts = 0;
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts += 1;
+    });
+    await page.fill("#note", "look first");
+    await page.click('button[value="preview"]');
+    await page.waitForSelector("#note-preview");
+    expect(new URL(page.url()).search).toBe("?note=look+first&intent=preview");
+    expect(await page.textContent("#note-preview")).toBe("preview: look first");
+    expect(posts).toBe(0);
+    expect(await notReloaded(page)).toBe(true);
+    await page.close();
+  });
+
+  it("when only the browser can submit it (an answer that is no data), submits natively with the button pressed", async () => {
+    const page = await open("/diagnostics/form");
+    // A proxy's error page instead of the data answer: the router hands the form back to the browser.
+    await page.route("**/__data/diagnostics/form", (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }) : route.continue(),
+    );
+    await page.fill("#note", "sent by the browser");
+    await page.click('button[value="save"]');
+    // A new document: the one openMarked marked is gone.
+    await page.waitForFunction(() => !(window as unknown as { notReloaded?: boolean }).notReloaded && document.readyState === "complete");
+    // The button's name and value went too: without them the action refuses the form and nothing is saved.
+    expect(await page.locator("#saved-note").textContent({ timeout: 2_000 }).catch(() => null)).toBe("saved: sent by the browser");
+    await page.close();
+  });
+
   it("follows an action's redirect as a navigation", async () => {
     const page = await open("/diagnostics/form");
     await page.fill("#note", "and away");

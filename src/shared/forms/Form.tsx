@@ -1,4 +1,5 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useRef, useState } from "react";
+import { formSubmission } from "../navigation/form-submission";
 import { useRouter } from "../navigation/router-context";
 
 export interface FormState {
@@ -30,6 +31,9 @@ export interface FormProps extends Omit<FormHTMLAttributes<HTMLFormElement>, "me
  * While pending it says so (`data-pending`, `aria-busy`, and `children` as a function) and
  * ignores further submits; an answer with errors focuses its first field marked `aria-invalid`.
  * When only the browser can submit it, the form is submitted natively.
+ *
+ * A submit button's `formaction`, `formmethod` and `formenctype` override the form's, as they
+ * do without JavaScript.
  */
 export function Form({ action, method = "post", replace, preventScrollReset, viewTransition, children, onSubmit, ...form }: FormProps) {
   const router = useRouter();
@@ -37,6 +41,7 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
   const inFlight = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const answered = useRef(false);
+  const nativeSubmit = useRef(false);
 
   // Once an answer has rendered: its first invalid field takes focus, so a screen reader reads
   // the field with its message (aria-describedby) instead of nothing at all.
@@ -47,27 +52,42 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
   }, [pending]);
 
   const submit = async (event: SubmitEvent<HTMLFormElement>) => {
+    // The browser's own submission of a form only it can send (below): let it go.
+    if (nativeSubmit.current) return;
     onSubmit?.(event);
     if (event.defaultPrevented || !router) return;
-    event.preventDefault();
     const element = event.currentTarget;
-    const data = new FormData(element, event.submitter);
-    if (method === "get") {
+    const { submitter } = event;
+    const submission = formSubmission(element, submitter, method);
+    if (submission.method === "dialog") return;
+    event.preventDefault();
+    const data = new FormData(element, submitter);
+    if (submission.method === "get") {
       // A newer search replaces a pending one (the router aborts the older request).
-      void router.navigate(getTarget(element.action, data), { replace, preventScrollReset, viewTransition });
+      void router.navigate(getTarget(submission.action, data), { replace, preventScrollReset, viewTransition });
       return;
     }
     if (inFlight.current) return;
-    const body = element.enctype === "multipart/form-data" ? data : new URLSearchParams(data as unknown as Record<string, string>);
+    const body = submission.enctype === "multipart/form-data" ? data : new URLSearchParams(data as unknown as Record<string, string>);
     inFlight.current = true;
     setPending(true);
     try {
-      // The form's action property is its resolved URL (this page's when there is none).
-      if ((await router.submit(element.action, body, { viewTransition })) === "fallback") element.submit();
+      if ((await router.submit(submission.action, body, { viewTransition })) === "fallback") submitNatively(element, submitter);
       else answered.current = true;
     } finally {
       inFlight.current = false;
       setPending(false);
+    }
+  };
+
+  // requestSubmit sends the submitter's name, value and form* attributes, which submit() drops;
+  // it dispatches its submit event synchronously, so the flag covers exactly that event.
+  const submitNatively = (element: HTMLFormElement, submitter: HTMLElement | null) => {
+    nativeSubmit.current = true;
+    try {
+      element.requestSubmit(submitter?.isConnected ? submitter : null);
+    } finally {
+      nativeSubmit.current = false;
     }
   };
 

@@ -2,6 +2,7 @@ import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, u
 import type { DataOf } from "../routing/inferred-data";
 import type { RouteError } from "../routing/module";
 import { type SubmitTarget, toFormData } from "./form-data";
+import { formSubmission } from "./form-submission";
 import { useRouter, useRouterState } from "./router-context";
 import { type FetcherState, IDLE_FETCHER } from "./router-state";
 
@@ -70,9 +71,12 @@ export function useFetcher<Source = unknown>(options: FetcherOptions = {}): Fetc
       const send = (event: SubmitEvent<HTMLFormElement>) => {
         onSubmit?.(event);
         if (event.defaultPrevented || !router) return;
+        const { submitter } = event;
+        // The action is the resolved URL (this page's when there is none), or the submitter's formaction.
+        const submission = formSubmission(event.currentTarget, submitter, method);
+        if (submission.method === "dialog") return;
         event.preventDefault();
-        // The form's action property is its resolved URL (this page's when there is none).
-        void submit(new FormData(event.currentTarget, event.submitter), { method, action: event.currentTarget.action });
+        void submit(new FormData(event.currentTarget, submitter), { method: submission.method, action: submission.action });
       };
       return (
         <form {...form} method={method} action={action} onSubmit={send}>

@@ -1,0 +1,39 @@
+/** Where and how a form is submitted once its submitter is known. */
+export interface FormSubmission {
+  /** The resolved URL, as a form's `action` property gives it. */
+  action: string;
+  /** "dialog" closes the form's dialog: the browser's business, not a request. */
+  method: "get" | "post" | "dialog";
+  enctype: string;
+}
+
+interface SubmittedForm {
+  action: string;
+  enctype: string;
+}
+
+/** A submit button or input: its `form*` attributes, and their properties resolved as the browser does. */
+interface Submitter {
+  getAttribute(name: string): string | null;
+  formAction?: string;
+  formEnctype?: string;
+}
+
+const METHODS = new Set(["get", "post", "dialog"]);
+
+/**
+ * What the browser would submit: a submit button's `formaction`, `formmethod` and `formenctype`
+ * override the form's own (a "Preview" button that GETs a POST form, a "Delete" one with its own
+ * action). Only a present attribute overrides; `formAction` then is already resolved against the
+ * document (an empty one is the page itself), as the form's `action` property is.
+ */
+export function formSubmission(form: SubmittedForm, submitter: Submitter | null | undefined, method: "get" | "post"): FormSubmission {
+  const override = (attribute: string, resolved: string | undefined, own: string) =>
+    submitter?.getAttribute(attribute) != null && resolved !== undefined ? resolved : own;
+  const chosen = submitter?.getAttribute("formmethod")?.trim().toLowerCase();
+  return {
+    action: override("formaction", submitter?.formAction, form.action),
+    method: chosen !== undefined && METHODS.has(chosen) ? (chosen as FormSubmission["method"]) : method,
+    enctype: override("formenctype", submitter?.formEnctype, form.enctype),
+  };
+}
