@@ -65,6 +65,8 @@ export class RequestSession implements Session {
     if (this.#taken !== undefined && key in this.#taken) return this.#taken[key] as Value;
     const flashed = values[FLASH_KEY] as SessionValues | undefined;
     if (flashed === undefined || !Object.hasOwn(flashed, key)) return values[key] as Value | undefined;
+    // HEAD shows no page: the flash stays for the GET that will (a taken one is put back at commit).
+    if (this.#ctx.method === "HEAD") return flashed[key] as Value;
     const { [key]: value, ...rest } = flashed;
     if (Object.keys(rest).length > 0) values[FLASH_KEY] = rest;
     else delete values[FLASH_KEY];

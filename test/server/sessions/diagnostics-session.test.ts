@@ -66,4 +66,13 @@ describe.each(stores)("/diagnostics/session in the $store store", ({ store, env 
     expect(await page(jar, "HEAD")).toBe("");
     expect(nameOf(await page(jar))).toBe("Ada");
   });
+
+  it("leaves a flash to the GET after a HEAD (a link checker, a preview bot): the HEAD shows nothing", async () => {
+    const jar = new CookieJar();
+    await post(jar, { intent: "flash", message: "Still here" });
+    expect(await page(jar, "HEAD")).toBe("");
+    expect(await page(jar, "HEAD")).toBe("");
+    expect(flashOf(await page(jar))).toBe("Still here");
+    expect(flashOf(await page(jar))).toBeUndefined();
+  });
 });
