@@ -70,7 +70,7 @@ export class BrowserRouter implements Router {
       data: routeData(env.fetch, buildId),
       diagnostics,
       requests: new Requests(),
-      prefetched: new PrefetchCache(),
+      prefetched: new PrefetchCache(env.clock),
       freshness: new DataFreshness(),
       blocking: new Blocking(),
     };

@@ -15,16 +15,21 @@ interface Entry {
  */
 export class PrefetchCache {
   readonly #entries = new Map<string, Entry>();
+  readonly #clock: Pick<Performance, "now">;
+
+  constructor(clock: Pick<Performance, "now">) {
+    this.#clock = clock;
+  }
 
   has(key: string): boolean {
     const entry = this.#entries.get(key);
-    if (entry && entry.expires > performance.now()) return true;
+    if (entry && entry.expires > this.#clock.now()) return true;
     this.#entries.delete(key);
     return false;
   }
 
   set(key: string, answer: Promise<RouteAnswer>): void {
-    this.#entries.set(key, { answer, expires: performance.now() + FRESH_MS });
+    this.#entries.set(key, { answer, expires: this.#clock.now() + FRESH_MS });
     // A failed prefetch is forgotten, unless a newer one took its place: the click then asks again.
     answer.catch(() => {
       if (this.#entries.get(key)?.answer === answer) this.#entries.delete(key);

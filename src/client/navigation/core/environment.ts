@@ -11,6 +11,8 @@ export interface RouterEnvironment {
   /** Scroll positions by history entry, across reloads of the tab (reading it may throw). */
   readonly sessionStorage: Pick<Storage, "getItem" | "setItem">;
   fetch: typeof fetch;
+  /** The monotonic clock, for how long a prefetched answer stays fresh. */
+  clock: Pick<Performance, "now">;
   /** Scrolling, `popstate` and `pagehide`; the deferred values the document's inline scripts push. */
   window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener" | typeof DEFERRED_GLOBAL>;
   /**
@@ -30,6 +32,7 @@ export function browserEnvironment(): RouterEnvironment {
     },
     // Called on window: the browser throws "Illegal invocation" for fetch detached from it.
     fetch: (input, init) => window.fetch(input, init),
+    clock: performance,
     window,
     document,
   };

@@ -134,6 +134,7 @@ export function fakeBrowser(start = "/") {
     history,
     sessionStorage: { getItem: (key: string) => storage.get(key) ?? null, setItem: (key: string, value: string) => storage.set(key, value) },
     fetch,
+    clock: performance,
     window: win,
     document: {
       documentElement: { dataset: {} as Record<string, string> },
