@@ -81,11 +81,14 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
   };
 
   // requestSubmit sends the submitter's name, value and form* attributes, which submit() drops;
-  // it dispatches its submit event synchronously, so the flag covers exactly that event.
+  // it dispatches its submit event synchronously, so the flag covers exactly that event. A
+  // submitter no longer this form's makes it throw: the form is still sent, without the button.
   const submitNatively = (element: HTMLFormElement, submitter: HTMLElement | null) => {
     nativeSubmit.current = true;
     try {
       element.requestSubmit(submitter?.isConnected ? submitter : null);
+    } catch {
+      element.submit();
     } finally {
       nativeSubmit.current = false;
     }
