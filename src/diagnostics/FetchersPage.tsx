@@ -4,7 +4,9 @@ import type { load } from "./FetchersPage.server";
 export const head = (): HeadTags => ({ title: "Fetchers · Diagnostics · Outpost" });
 
 function Counter({ name, value }: { name: "a" | "b"; value: number }) {
-  const fetcher = useFetcher<{ counter: string; value: number }>();
+  // The action's answer (+1), or the loader's when "Read" GETs the page through the same form.
+  const fetcher = useFetcher<{ counter: string; value: number } | LoaderData<typeof load>>();
+  const read = fetcher.data && "counts" in fetcher.data ? fetcher.data.counts[name] : undefined;
   // Optimistic: the value submitted shows until the page's data has it. Read from the form, not
   // added to the page's value: another fetcher's revalidation may already have brought that up.
   const submitted = fetcher.formData?.get("next");
@@ -18,7 +20,12 @@ function Counter({ name, value }: { name: "a" | "b"; value: number }) {
         <input type="hidden" name="next" value={value + 1} />
         <button type="submit" id={`inc-${name}`}>
           +1
-        </button>
+        </button>{" "}
+        {/* The button's formMethod overrides the form's POST: a load, not an increment. */}
+        <button type="submit" formMethod="get" id={`read-${name}`}>
+          Read
+        </button>{" "}
+        <span id={`read-value-${name}`}>{read === undefined ? "" : `read ${read}`}</span>
       </fetcher.Form>
       <p>
         {"Fetcher: "}

@@ -92,6 +92,27 @@ describe.skipIf(!hasChromium)("fetchers and revalidation in a browser", () => {
     await page.close();
   });
 
+  it("lets a submit button's formMethod turn a fetcher's POST form into a load: the loader runs, the action does not", async () => {
+    const { page, problems, documentRequests, dataRequests } = await open("/diagnostics/fetchers");
+    const a0 = await number(page, "#counter-a");
+    await page.click("#read-a");
+    await page.waitForFunction(() => document.getElementById("read-value-a")?.textContent !== "", undefined, { timeout: 5_000 });
+    expect(await page.textContent("#read-value-a")).toBe(`read ${a0}`);
+    // The form's fields became the query of a GET for the page's own loader; no action ran.
+    expect(dataRequests).toEqual([
+      `/__data/diagnostics/fetchers?counter=a&next=${a0 + 1}&_routes=${encodeURIComponent("diagnostics/FetchersPage")}`,
+    ]);
+    expect(await number(page, "#counter-a")).toBe(a0);
+    expect(page.url()).toBe(`${server.url}/diagnostics/fetchers`);
+    expect(await notReloaded(page)).toBe(true);
+    expect(documentRequests).toEqual(["/diagnostics/fetchers"]);
+    expect(problems).toEqual([]);
+    // Nothing was counted on the server either.
+    await page.reload();
+    expect(await number(page, "#counter-a")).toBe(a0);
+    await page.close();
+  });
+
   it("does not re-run a layout's loader between two of its children; re-runs it for a new search and revalidate(), unless shouldRevalidate declines", async () => {
     const { page, problems, documentRequests, dataRequests } = await open("/diagnostics/revalidation/first");
     const runs = await number(page, "#layout-runs");
