@@ -13,6 +13,9 @@ export interface RequestRecord {
   aborted?: true;
 }
 
+/** nginx's "client closed request": the client left before any status was sent. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 function routeLabel(state: Record<string, unknown>, status: number): string {
   return routeLabelOf(state) ?? (status === 404 ? NOT_FOUND_ROUTE : "unmatched");
 }
@@ -32,13 +35,16 @@ export function requestLog(
     const { res } = ctx;
     // "close" is emitted once per response; on() spares once()'s wrapper on every request.
     res.on("close", () => {
+      // Unsent, res.statusCode is only Koa's default 404 (or what a handler set too late): counted as
+      // such, a visitor leaving early would read as a missing page.
+      const status = res.headersSent ? res.statusCode : CLIENT_CLOSED_REQUEST;
       const record: RequestRecord = {
         method: ctx.method,
-        route: routeLabel(ctx.state, res.statusCode),
-        status: res.statusCode,
+        route: routeLabel(ctx.state, status),
+        status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       };
-      // The visitor left before the end; the status is the one that was being sent.
+      // The visitor left before the end; the status is the one that was being sent, if any was.
       if (!res.writableFinished) record.aborted = true;
       observe?.(record);
       // Probes hit every few seconds; at info they would drown the lines worth reading.

@@ -66,4 +66,24 @@ describe("the request log", () => {
     await until(() => records.length === 1);
     expect(records).toEqual([expect.objectContaining({ route: "/test/hang", status: 200, aborted: true })]);
   });
+
+  it("records 499, not Koa's default 404 or a status set too late, when the client left before any header", async () => {
+    let answerLate = () => {};
+    const records = await start(async (ctx, next) => {
+      if (ctx.path !== "/slow") return next();
+      // Still working when the client leaves, then answers into the closed socket.
+      await new Promise<void>((resolve) => {
+        answerLate = resolve;
+      });
+      ctx.body = "too late";
+    });
+    await new Promise<void>((resolve) => {
+      const req = request(new URL(`${app?.url}/slow`));
+      req.on("error", () => resolve());
+      req.end(() => setTimeout(() => req.destroy(), 100));
+    });
+    await until(() => records.length === 1);
+    answerLate();
+    expect(records).toEqual([expect.objectContaining({ method: "GET", route: "unmatched", status: 499, aborted: true })]);
+  });
 });
