@@ -25,7 +25,8 @@ type DataRefusal = { status: number; error: string; allow?: string };
  */
 function refusalOf(ctx: Context, { route, handler, requested }: ClassifiedRequest, build: string): DataRefusal | undefined {
   if (!isReadMethod(ctx.method) && ctx.method !== "POST") {
-    return { status: 405, error: "data requests are GET, or POST for a form", allow: "GET, HEAD, POST" };
+    // A resource route's data URL only ever says "load it as a document".
+    return { status: 405, error: "data requests are GET, or POST for a form", allow: route.resource ? "GET, HEAD" : route.allow };
   }
   const sent = ctx.get(BUILD_HEADER);
   if (!sent) return { status: 400, error: `the ${BUILD_HEADER} header is missing` };

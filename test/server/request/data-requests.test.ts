@@ -132,6 +132,16 @@ describe("data requests", () => {
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
     await post.body?.cancel();
+    // Another method: Allow says what this page's data URL takes, POST only where there is an action.
+    for (const [path, allow] of [
+      ["/", "GET, HEAD"],
+      ["/diagnostics/form", "GET, HEAD, POST"],
+    ]) {
+      const put = await fetch(`${app.url}/__data${path}`, { method: "PUT", headers: { [BUILD_HEADER]: build } });
+      expect(put.status, path).toBe(405);
+      expect(put.headers.get("allow"), path).toBe(allow);
+      await put.body?.cancel();
+    }
   });
 
   it("serve diagnostic routes only where the server does", async () => {
