@@ -16,4 +16,14 @@ describe("parseTunnelQuery", () => {
       expect(parseTunnelQuery(query).ok).toBe(false);
     },
   );
+
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty"])("calls %s an unexpected parameter, not a duplicate", (name) => {
+    expect(parseTunnelQuery(`p=42&${name}=1`)).toEqual({ ok: false, detail: "unexpected query parameter" });
+    expect(parseTunnelQuery(`${name}=1&p=42`)).toEqual({ ok: false, detail: "unexpected query parameter" });
+  });
+
+  it("names the duplicated and the invalid parameter", () => {
+    expect(parseTunnelQuery("p=42&p=43")).toEqual({ ok: false, detail: "duplicate query parameter p" });
+    expect(parseTunnelQuery("o=x&p=42")).toEqual({ ok: false, detail: "invalid query parameter o" });
+  });
 });
