@@ -17,7 +17,9 @@ if (stale) {
 const server = spawn(
   process.execPath,
   ["--import", "./dist/server/instrument.js", "./dist/server/index.js"],
-  { cwd: root, stdio: "inherit" },
+  // React and other packages choose their production build from NODE_ENV, read as they load: the
+  // config's own default ("production") comes too late for them.
+  { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "production" } },
 );
 // Passed on, so a signal sent to npm start alone drains the server too. A Ctrl-C reaches both
 // processes (the terminal signals the whole group); the server ignores the copy that arrives

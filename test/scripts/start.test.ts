@@ -47,6 +47,18 @@ describe("npm start", () => {
     expect(lines).toContainEqual(expect.objectContaining({ msg: "shutting down: draining in-flight requests", signal }));
   }, 60_000);
 
+  it("runs React's production build when the shell sets no NODE_ENV", async () => {
+    server = await startServerProcess(ENV, { npmStart: true });
+    const response = await fetch(`${server.url}/diagnostics/render-error`, { headers: { "user-agent": BROWSER_USER_AGENT } });
+    expect(response.status).toBe(500);
+    await response.text();
+    // The logged error's stack runs through React's server renderer: its file says which build it is.
+    const lines = await server.waitForLogs((all) => all.some((line) => JSON.stringify(line).includes("react-dom-server.node.")));
+    const stacks = lines.map((line) => JSON.stringify(line)).filter((line) => line.includes("react-dom-server.node."));
+    expect(stacks.join("\n")).toContain("react-dom-server.node.production.js");
+    expect(stacks.join("\n")).not.toContain("react-dom-server.node.development.js");
+  }, 60_000);
+
   it("exits 128 + the signal's number when the server is killed outright, as a shell reports it", async () => {
     server = await startServerProcess(ENV, { npmStart: true });
     const lines = await server.waitForLogs((all) => all.some((line) => line.msg === "listening"));

@@ -49,7 +49,8 @@ export async function startServerProcess(
     detached: npmStart,
     env: {
       PATH: process.env.PATH,
-      NODE_ENV: "production",
+      // npm start sets its own, as it must when the shell sets none.
+      ...(npmStart ? {} : { NODE_ENV: "production" }),
       HOST: "127.0.0.1",
       PORT: "0",
       METRICS_PORT: "0",
