@@ -11,7 +11,14 @@ import { APP_DIR, clientOptions, ROOT, serverOptions } from "./build/options.mjs
 import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
-const outDir = path.join(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
+const outDir = path.resolve(ROOT, process.env.OUTPOST_OUT_DIR ?? "dist");
+// The built server imports its externals (react, react-dom, better-sqlite3) from the checkout's
+// node_modules, found only from a folder inside it; the prerender step runs it.
+const outDirInRoot = path.relative(ROOT, outDir);
+if (outDirInRoot === "" || outDirInRoot === ".." || outDirInRoot.startsWith(`..${path.sep}`) || path.isAbsolute(outDirInRoot)) {
+  console.error(`build: OUTPOST_OUT_DIR (${outDir}) must be a folder inside the checkout (${ROOT}), where the built server finds node_modules`);
+  process.exit(1);
+}
 const BUILD_OUTPUTS = ["client", "server", "public", "prerendered", "manifest.json"];
 const started = performance.now();
 
