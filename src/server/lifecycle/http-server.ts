@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from "node:http";
+import type { Duplex } from "node:stream";
 
 /**
  * Timeouts against slow clients. keepAliveTimeout sits above the usual 60 s idle timeout of
@@ -17,8 +18,18 @@ export function createHttpServer(listener: RequestListener): Server {
   server.keepAliveTimeout = SERVER_TIMEOUTS.keepAliveTimeoutMs;
   server.headersTimeout = SERVER_TIMEOUTS.headersTimeoutMs;
   server.requestTimeout = SERVER_TIMEOUTS.requestTimeoutMs;
+  // CONNECT asks a proxy for a tunnel and never reaches Koa; unheard, Node drops the socket silently.
+  server.on("connect", (_request, socket: Duplex) => {
+    socket.on("error", () => {});
+    socket.end(CONNECT_REFUSAL);
+  });
   return server;
 }
+
+const CONNECT_BODY = "CONNECT is not served: this server is not a proxy\n";
+const CONNECT_REFUSAL =
+  "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain; charset=utf-8\r\n" +
+  `Content-Length: ${Buffer.byteLength(CONNECT_BODY)}\r\nConnection: close\r\n\r\n${CONNECT_BODY}`;
 
 export function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
