@@ -18,7 +18,7 @@ export interface RedisConnectionOptions {
 /** The platform's one Redis connection, shared by the rate limits and the session store. */
 export interface RedisConnection {
   readonly client: Redis;
-  /** Whether Redis answered its last probe and is still connected; while false, users fall back or refuse at once. */
+  /** Whether Redis answered its last probe (a miss is asked again at once) and is still connected; while false, users fall back or refuse at once. */
   readonly up: boolean;
   /**
    * Holds the commands sent for the rest of this turn of the event loop for one socket write: each
@@ -75,15 +75,24 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     outage = undefined;
     connectedBefore = true;
   };
-  const probe = () => {
+  const probeOnce = () => client.set(HEALTH_KEY, "1", "PX", probeIntervalMs * 5);
+  const probe = async () => {
     if (probing || givenUp || client.status !== "ready") return;
     probing = true;
-    client
-      .set(HEALTH_KEY, "1", "PX", probeIntervalMs * 5)
-      .then(answered, (error: unknown) => failed(describeRedisFailure(error, timeoutMs)))
-      .finally(() => {
-        probing = false;
+    try {
+      await probeOnce().catch((error: unknown) => {
+        // One miss while up is no outage yet: a stalled event loop here (a GC pause, a deploy's CPU
+        // spike) times out a healthy Redis too, and down means foreign assets 404 and limits split.
+        // Asked again at once; a second miss is an outage.
+        if (!answering || client.status !== "ready") throw error;
+        return probeOnce();
       });
+      answered();
+    } catch (error) {
+      failed(describeRedisFailure(error, timeoutMs));
+    } finally {
+      probing = false;
+    }
   };
   const refuseDatabase = (error: unknown) => {
     // ioredis goes on with database 0 after a refused SELECT: disconnect before any command runs there.
@@ -108,10 +117,10 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     setImmediate(uncork);
   };
 
-  client.on("ready", probe);
+  client.on("ready", () => void probe());
   client.on("error", (error: unknown) => (isDatabaseRefused(error) ? refuseDatabase(error) : failed(describeRedisFailure(error, timeoutMs))));
   client.on("close", () => failed("connection lost"));
-  const timer = setInterval(probe, probeIntervalMs);
+  const timer = setInterval(() => void probe(), probeIntervalMs);
   timer.unref();
   client.connect().catch(() => {});
   return {

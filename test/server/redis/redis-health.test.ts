@@ -57,6 +57,40 @@ describe.skipIf(!redisAvailable)("outpost_redis_up follows whether Redis answers
     expect(said(lines, "redis: connected again")).toBe(true);
   });
 
+  it("one late answer is no outage: the probe that timed out is asked again at once, no warning, up throughout", async () => {
+    const { connection: redisConnection, lines, gauge, warnings } = connect();
+    await until(async () => (await gauge()) === "outpost_redis_up 1", 5_000);
+    const { client } = redisConnection;
+    const set = client.set.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    let lateProbe: Promise<string> | undefined;
+    // Redis pauses (as for a fork to save, or a slow command) just as the next probe goes out, and
+    // wakes before a second one would time out.
+    (client as unknown as { set: (...args: unknown[]) => Promise<unknown> }).set = (...args) => {
+      if (lateProbe !== undefined) return set(...args);
+      redis.pause();
+      setTimeout(() => redis.resume(), TIMEOUT_MS * 1.2);
+      const sent = set(...args);
+      lateProbe = sent.then(() => "answered", (error: Error) => error.message);
+      return sent;
+    };
+    let wasDown = false;
+    const watch = setInterval(() => {
+      wasDown ||= !redisConnection.up;
+    }, 5);
+    try {
+      await until(() => lateProbe !== undefined, 5_000);
+      expect(await lateProbe).toBe("Command timed out");
+      await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + PROBE_INTERVAL_MS * 5));
+    } finally {
+      clearInterval(watch);
+      redis.resume();
+    }
+    expect(wasDown).toBe(false);
+    expect(await gauge()).toBe("outpost_redis_up 1");
+    expect(warnings()).toEqual([]);
+    expect(said(lines, "redis: connected again")).toBe(false);
+  });
+
   it("a Redis out of memory (maxmemory, noeviction) reads 0 with a warning naming OOM, though it still answers PING", async () => {
     // A generous timeout: filling Redis on a loaded machine must not read as a stall first.
     const { lines, gauge, warnings } = connect(redis.url, { timeoutMs: 2_000 });
