@@ -214,7 +214,12 @@ async function runScenario(phases: Phase[]): Promise<void> {
     current = { kind: "200" };
     fake.response = { ...fake.response, ...ingestResponse(current), status: 200, hang: false, resetConnection: false, destroyMidResponse: false, headers: {}, body: "{}" };
     const accepted = (tag: string) => answered.filter((a) => (a.kind === "200" || a.kind === "200-lost") && a.text.includes(`"message":"${tag}"`));
-    await until(() => tunnel.spoolStats?.().envelopes === 0 && acknowledged.every((tag) => accepted(tag).length > 0), 15_000);
+    await until(() => tunnel.spoolStats?.().envelopes === 0 && acknowledged.every((tag) => accepted(tag).length > 0), 15_000).catch((error: Error) => {
+      // Which half failed, and where the envelopes are: a timeout alone says nothing to mend.
+      const unaccepted = acknowledged.filter((tag) => accepted(tag).length === 0);
+      const seen = { spooled: tunnel.spoolStats?.(), unaccepted, answers: answered.map((a) => a.kind), ingestRequests: fake.requests.length, restarts };
+      throw new Error(`${error.message}: ${JSON.stringify(seen)}`);
+    });
 
     for (const tag of acknowledged) {
       // The ingest took it but its answer never came whole: a stalled answer, or a 200 cut mid-answer.
