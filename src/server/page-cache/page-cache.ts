@@ -46,8 +46,11 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   const read = (key: string) => storeFor().get(key).catch(() => local.get(key));
   const write = (key: string, entry: CacheEntry) => storeFor().set(key, entry).catch(() => local.set(key, entry));
 
-  /** Renders onto `ctx` and keeps the answer when it may be kept; undefined when it may not. */
-  const renderAndKeep = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<CacheEntry | undefined> => {
+  /**
+   * Renders onto `ctx` and starts keeping the answer when it may be kept (`stored` settles once
+   * the store has it, or has failed and memory has it); undefined when it may not.
+   */
+  const renderAndKeep = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<{ entry: CacheEntry; stored: Promise<unknown> } | undefined> => {
     const started = Date.now();
     // Rendered whole for the store, never answered 304 here: the visitor's validator is checked when it is written.
     const validator = ctx.req.headers["if-none-match"];
@@ -59,14 +62,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     if (!stored) return undefined;
     const { maxAge, staleWhileRevalidate = 0 } = plan.policy;
     const entry: CacheEntry = { stored, freshUntil: started + maxAge * 1000, staleUntil: started + (maxAge + staleWhileRevalidate) * 1000, tags: plan.tags };
-    if (!plan.tags.some((tag) => (droppedAt.get(tag) ?? 0) >= started)) await write(plan.key, entry);
-    return entry;
+    const dropped = plan.tags.some((tag) => (droppedAt.get(tag) ?? 0) >= started);
+    return { entry, stored: dropped ? Promise.resolve() : write(plan.key, entry) };
   };
 
   const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto) => {
     if (refreshing.has(plan.key)) return;
     refreshing.add(plan.key);
     renderAndKeep(options.detachedContext(ctx), plan, render)
+      .then((kept) => kept?.stored)
       .catch((error: unknown) => options.onError?.(error))
       .finally(() => refreshing.delete(plan.key));
   };
@@ -87,8 +91,12 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       return;
     }
     let settle: (entry: CacheEntry | undefined) => void = () => {};
-    inflight.set(plan.key, new Promise((resolve) => (settle = resolve)));
+    const rendering = new Promise<CacheEntry | undefined>((resolve) => (settle = resolve));
+    inflight.set(plan.key, rendering);
     let kept: CacheEntry | undefined;
+    // The visitor is not kept waiting for the store (a stalled Redis would add its timeout): until
+    // the store has the entry, later requests for the key are answered from this render.
+    let stored: Promise<unknown> = Promise.resolve();
     try {
       const found = await read(plan.key);
       if (found) {
@@ -97,14 +105,19 @@ export function createPageCache(options: PageCacheOptions): PageCache {
         if (result === "stale") refresh(ctx, plan, render);
         return observe(result);
       }
-      kept = await renderAndKeep(ctx, plan, render);
-      if (!kept) return observe("bypass");
+      const rendered = await renderAndKeep(ctx, plan, render);
+      if (!rendered) return observe("bypass");
+      ({ entry: kept, stored } = rendered);
       observe("miss");
       // Written again as every later visitor gets it: its own nonce, the stored ETag.
       writeStored(ctx, kept.stored, { Age: "0" });
     } finally {
-      inflight.delete(plan.key);
       settle(kept);
+      void stored
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => {
+          if (inflight.get(plan.key) === rendering) inflight.delete(plan.key);
+        });
     }
   };
 
