@@ -5,6 +5,7 @@ import type { CachePlan } from "./cache-plan";
 import { pathTag } from "./cache-plan";
 import { type CacheEntry, localPageStore, type PageStore } from "./page-store";
 import { redisPageStore } from "./redis-page-store";
+import { retriedDrops } from "./retried-drops";
 import { captureStored, writeStored } from "./stored-page";
 
 export type PageCacheResult = "hit" | "stale" | "miss" | "bypass";
@@ -43,7 +44,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   const observe = options.observe ?? (() => {});
 
   const storeFor = (): PageStore => (shared && options.redis?.up ? shared : local);
-  const read = (key: string) => storeFor().get(key).catch(() => local.get(key));
+  /** Kept before one of its tags was dropped here: stale, even while Redis has not yet been told. */
+  const droppedSince = (entry: CacheEntry) => entry.tags.some((tag) => (droppedAt.get(tag) ?? 0) > entry.stored.storedAt);
+  const read = async (key: string) => {
+    const entry = await storeFor().get(key).catch(() => local.get(key));
+    return entry && !droppedSince(entry) ? entry : undefined;
+  };
+  const sharedDrops = shared && retriedDrops(shared, options.onError);
   const write = (key: string, entry: CacheEntry) => storeFor().set(key, entry).catch(() => local.set(key, entry));
 
   /**
@@ -126,7 +133,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     if (droppedAt.size > 10_000) droppedAt.clear();
     droppedAt.set(tag, Date.now());
     await local.dropTag(tag);
-    if (shared) await shared.dropTag(tag).catch((error: unknown) => options.onError?.(error));
+    await sharedDrops?.drop(tag);
   };
 
   return { serve, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
