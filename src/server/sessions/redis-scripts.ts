@@ -15,11 +15,15 @@ export const MARKER = "_";
 
 /**
  * Reads a session: {0} none; {-1, size} over the cap, {-2} not a hash (both dropped, so each is
- * noticed once); else {1, fields}, the flashed fields (prefix ARGV[2]) taken out at once, so two
- * concurrent readers never both get one.
+ * noticed once); else {1, fields, lease}. The flashed fields (prefix ARGV[2]) are taken at once,
+ * so two concurrent readers never both get one, but under a lease: each moves to a taken field
+ * (prefix ARGV[3]) holding "<deadline ms>|<value>", which the reader's write ends. A lease past
+ * its deadline (ARGV[4] ms after the read: a read whose answer never arrived, a page that failed
+ * before its write) is put back as a flash first, so no flash is lost to a reader that never
+ * showed it.
  */
 const READ = `${SIZE_OF}
-local key, cap, flash = KEYS[1], tonumber(ARGV[1]), ARGV[2]
+local key, cap, flash, taken, leaseMs = KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
 local kind = redis.call('TYPE', key).ok
 if kind == 'none' then return {0} end
 if kind ~= 'hash' then redis.call('DEL', key) return {-2} end
@@ -27,15 +31,36 @@ if redis.call('HLEN', key) > cap then redis.call('DEL', key) return {-1, cap + 1
 local fields = redis.call('HGETALL', key)
 local size = sizeOf(fields)
 if size > cap then redis.call('DEL', key) return {-1, size} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local lapsed = false
 for i = 1, #fields, 2 do
-  if string.sub(fields[i], 1, #flash) == flash then redis.call('HDEL', key, fields[i]) end
+  local name, held = fields[i], fields[i + 1]
+  if string.sub(name, 1, #taken) == taken then
+    local bar = string.find(held, '|', 1, true)
+    if not bar or (tonumber(string.sub(held, 1, bar - 1)) or 0) <= now then
+      if bar then redis.call('HSETNX', key, flash .. string.sub(name, #taken + 1), string.sub(held, bar + 1)) end
+      redis.call('HDEL', key, name)
+      lapsed = true
+    end
+  end
 end
-return {1, fields}
+if lapsed then fields = redis.call('HGETALL', key) end
+local lease = string.format('%.0f', now + leaseMs)
+for i = 1, #fields, 2 do
+  local name = fields[i]
+  if string.sub(name, 1, #flash) == flash then
+    redis.call('HSET', key, taken .. string.sub(name, #flash + 1), lease .. '|' .. fields[i + 1])
+    redis.call('HDEL', key, name)
+  end
+end
+return {1, fields, lease}
 `;
 
 /**
  * Writes a session's changes as (op, field, value) triples in ARGV[4..]: s sets, d deletes, n
- * sets unless present (a flash put back), i adds a number. Mode update (KEYS[1] must still be
+ * sets unless present (a flash put back), i adds a number, x ends a read's lease on a taken
+ * flash (deletes the field while it still holds that lease, value = the lease). Mode update (KEYS[1] must still be
  * a session) and rename (KEYS[2] must, and becomes KEYS[1]) are how an ended session stays
  * ended; create writes a new id, replace first deletes KEYS[2]. Nothing is written when the
  * result would be over the cap. {1} written; {0} the session was gone; {-1, size} too large.
@@ -61,6 +86,8 @@ for i = 4, #ARGV, 3 do
     if sum ~= sum or sum == math.huge or sum == -math.huge then sum = 0 end
     value = string.format('%.17g', sum)
     op = 's'
+  elseif op == 'x' then
+    if old and string.sub(old, 1, #value + 1) == value .. '|' then op = 'd' else op = '-' end
   end
   if op == 's' then size = size - oldSize + #name + #value
   elseif op == 'd' then size = size - oldSize
@@ -73,7 +100,7 @@ if mode == 'rename' and from ~= key then redis.call('RENAME', from, key) end
 for _, write in ipairs(writes) do
   if write[1] == 's' then redis.call('HSET', key, write[2], write[3])
   elseif write[1] == 'd' then redis.call('HDEL', key, write[2])
-  else redis.call('HSETNX', key, write[2], write[3]) end
+  elseif write[1] == 'n' then redis.call('HSETNX', key, write[2], write[3]) end
 end
 redis.call('HSET', key, '${MARKER}', '1')
 redis.call('PEXPIRE', key, ttl)
@@ -81,12 +108,12 @@ return {1}
 `;
 
 export type WriteMode = "create" | "update" | "rename" | "replace";
-export type WriteOp = readonly ["s" | "d" | "n" | "i", string, string];
-export type ReadReply = [0] | [-1, number] | [-2] | [1, string[]];
+export type WriteOp = readonly ["s" | "d" | "n" | "i" | "x", string, string];
+export type ReadReply = [0] | [-1, number] | [-2] | [1, string[], string];
 export type WriteReply = [1] | [0] | [-1, number];
 
 interface SessionScripts {
-  outpostSessionRead(key: string, cap: number, flashPrefix: string): Promise<ReadReply>;
+  outpostSessionRead(key: string, cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number): Promise<ReadReply>;
   outpostSessionWrite(key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ...ops: string[]): Promise<WriteReply>;
 }
 
@@ -96,7 +123,8 @@ export function sessionScripts(client: Redis) {
   client.defineCommand("outpostSessionWrite", { numberOfKeys: 2, lua: WRITE });
   const scripts = client as unknown as SessionScripts;
   return {
-    read: (key: string, cap: number, flashPrefix: string) => scripts.outpostSessionRead(key, cap, flashPrefix),
+    read: (key: string, cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number) =>
+      scripts.outpostSessionRead(key, cap, flashPrefix, takenPrefix, leaseMs),
     write: (key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ops: readonly WriteOp[]) =>
       scripts.outpostSessionWrite(key, from, mode, ttlMs, cap, ...ops.flat()),
   };

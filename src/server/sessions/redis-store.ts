@@ -12,6 +12,14 @@ const KEY_PREFIX = "outpost:session:";
 /** A value's field in the session's hash; a flashed value's, so the read can take those out alone. */
 const VALUE = "v:";
 const FLASHED = "f:";
+/** A flash a read took, under that read's lease ("<deadline>|<value>"): see redis-scripts.ts. */
+const TAKEN = "t:";
+/**
+ * How long a read's lease on the flashes it took lasts: longer than a page's loaders take, so a
+ * flash is never shown twice; once it lapses (its read's answer never came, its page failed
+ * before writing), the next read puts the flash back rather than it being lost.
+ */
+export const FLASH_LEASE_MS = 10_000;
 /** 32 random bytes, base64url: an id nobody guesses, and the only thing the cookie carries. */
 const ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -38,7 +46,7 @@ function valuesOf(fields: readonly string[]): SessionValues {
   const flashed = emptyValues();
   for (let i = 0; i < fields.length; i += 2) {
     const name = fields[i] as string;
-    if (name === MARKER) continue;
+    if (name === MARKER || name.startsWith(TAKEN)) continue;
     const value: unknown = JSON.parse(fields[i + 1] as string);
     if (name.startsWith(VALUE)) values[name.slice(VALUE.length)] = value;
     else if (name.startsWith(FLASHED)) flashed[name.slice(FLASHED.length)] = value;
@@ -62,8 +70,9 @@ function wholeOps(values: SessionValues): WriteOp[] {
 }
 
 /** What this request changed, field by field: what other requests changed meanwhile stays. */
-function changeOps(values: SessionValues, changes: SessionChanges): WriteOp[] {
-  const ops: WriteOp[] = [];
+function changeOps({ values, flashLease }: LoadedSession, changes: SessionChanges): WriteOp[] {
+  // The flashes this request's read took are shown (or put back below) now: their lease ends.
+  const ops: WriteOp[] = (flashLease?.keys ?? []).map((key) => ["x", TAKEN + key, flashLease?.lease ?? ""]);
   for (const key of changes.set) {
     const text = Object.hasOwn(values, key) ? JSON.stringify(values[key]) : undefined;
     ops.push(text === undefined ? ["d", VALUE + key, ""] : ["s", VALUE + key, text]);
@@ -109,7 +118,10 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
     if (reply[0] === -2) unreadable("not a hash of session fields");
     if (reply[0] !== 1) return { values: emptyValues() };
     try {
-      return { values: valuesOf(reply[1]), id: signed.id, rotated: signed.rotated, flashesTaken: true };
+      const values = valuesOf(reply[1]);
+      const keys = Object.keys((values[FLASH_KEY] ?? {}) as SessionValues);
+      const flashLease = keys.length > 0 ? { lease: reply[2], keys } : undefined;
+      return { values, id: signed.id, rotated: signed.rotated, flashesTaken: true, flashLease };
     } catch {
       unreadable("a field is not JSON, or not a session field");
       client.del(key).catch(() => {});
@@ -141,7 +153,7 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
       const key = KEY_PREFIX + signed.id;
       coalesceWrites();
       // An id whose values are gone (ended, expired) is never used again: a write starts a new one.
-      return scripts.read(key, MAX_SESSION_BYTES, FLASHED).then((reply) => loaded(reply, key, signed));
+      return scripts.read(key, MAX_SESSION_BYTES, FLASHED, TAKEN, FLASH_LEASE_MS).then((reply) => loaded(reply, key, signed));
     },
     emptied: (ctx, read) => ({ values: emptyValues(), id: read ? read.id : signedId(ctx)?.id }),
     async write(ctx, session, changes) {
@@ -156,7 +168,7 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
         return run(ctx, newId(), old, old ? "replace" : "create", wholeOps(session.values));
       }
       // Only this request's changes, and only while the session still exists (under a new id for regenerate()).
-      return run(ctx, changes.renew ? newId() : session.id, old, changes.renew ? "rename" : "update", changeOps(session.values, changes));
+      return run(ctx, changes.renew ? newId() : session.id, old, changes.renew ? "rename" : "update", changeOps(session, changes));
     },
     unavailable: onUnavailable,
   };

@@ -18,6 +18,8 @@ export interface LoadedSession {
   rotated?: boolean;
   /** The store took the flashed values out as it read them (Redis): those this request does not use go back. */
   flashesTaken?: boolean;
+  /** Redis: the lease under which the read took its flashes, and their keys; the write ends it. */
+  flashLease?: { lease: string; keys: readonly string[] };
 }
 
 /** What one request changed, for a store that writes changes rather than the whole session (Redis). */

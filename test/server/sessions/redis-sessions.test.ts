@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_SESSION_BYTES } from "#src/server/sessions/redis-store";
+import { FLASH_LEASE_MS, MAX_SESSION_BYTES } from "#src/server/sessions/redis-store";
 import { CookieJar } from "../../support/cookie-jar";
+import { until } from "../../support/raw-http";
 import { redisAvailable, startRedis, type TestRedis } from "../../support/redis-server";
 import { redisDown, redisUp } from "../../support/redis-app";
 import { startTestApp, type TestApp } from "../../support/test-app";
@@ -142,6 +143,34 @@ describe.skipIf(!redisAvailable)("sessions in Redis (SESSION_STORE=redis)", () =
       redis.resume();
       await patient.close();
     }
+  });
+
+  it("loses no flash to a read whose answer never came: the read's lease lapses and the next read puts the flash back", async () => {
+    const app = replicas[0] as TestApp;
+    const jar = new CookieJar();
+    jar.take(await page(app, ""));
+    jar.take(await post(app, jar.header, "intent=flash&message=Kept"));
+    const key = `outpost:session:${/outpost\.session=([^;]+)/.exec(jar.header)?.[1]}`;
+    const flashOf = async () => /<p id="session-flash" role="status">([^<]*)<\/p>/.exec(await (await page(app, jar.header)).text())?.[1];
+    // Redis stalls past REDIS_TIMEOUT_MS: the page answers 503, and the read runs once Redis wakes.
+    redis.pause();
+    try {
+      expect((await page(app, jar.header)).status).toBe(503);
+    } finally {
+      redis.resume();
+    }
+    // That read took the flash under its lease: hidden from the next reads until it lapses.
+    await until(() => redisCli("HEXISTS", key, "t:message") === "1");
+    const [deadline, value] = redisCli("HGET", key, "t:message").split("|");
+    expect(value).toBe('"Kept"');
+    expect(Number(deadline) - Date.now()).toBeGreaterThan(FLASH_LEASE_MS - 2_000);
+    expect(Number(deadline) - Date.now()).toBeLessThanOrEqual(FLASH_LEASE_MS);
+    expect(await flashOf()).toBeUndefined();
+    // Lapsed (moved into the past here rather than waited for): the next read shows it, once.
+    redisCli("HSET", key, "t:message", `${Date.now() - 1}|"Kept"`);
+    expect(await flashOf()).toBe("Kept");
+    expect(await flashOf()).toBeUndefined();
+    expect(redisCli("HEXISTS", key, "t:message")).toBe("0");
   });
 
   it("answers a session page 503 with Retry-After through the error page while Redis is down, counted and not reported; other pages answer as usual", async () => {
