@@ -14,6 +14,7 @@ import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
 import { underPath } from "./http/under-path";
 import type { Logger } from "./logging/logger";
+import { throttledWarning } from "./logging/throttled-warning";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
 import type { PageCacheResult } from "./page-cache/page-cache";
 import { runtimeConfig } from "./render/runtime-config";
@@ -86,6 +87,8 @@ export function createApp(deps: AppDependencies): Koa {
   const services = deps.services ?? createAppServices({ ...deps, prerendering: deps.prerendering !== undefined });
   installSessions(app, services.sessions);
 
+  // Every session page refused during an outage is counted (outpost_session_unavailable_total); one line per 10 s says so.
+  const warnSessionNotSaved = throttledWarning(logger, "session not saved: its store is unreachable");
   const logRenderError = (error: unknown, ctx: Context) => {
     if (deps.prerendering) return deps.prerendering.onRenderError(error, ctx);
     logger.error({ err: error, method: ctx.method, route: routeLabelOf(ctx.state) }, "render error");
@@ -98,7 +101,7 @@ export function createApp(deps: AppDependencies): Koa {
       return;
     }
     if (error instanceof SessionStoreUnavailableError) {
-      logger.warn({ method: ctx?.method, route: ctx && routeLabelOf(ctx.state) }, "session not saved: its store is unreachable");
+      warnSessionNotSaved({ method: ctx?.method, route: ctx && routeLabelOf(ctx.state) });
       return;
     }
     logger.error({ err: error, method: ctx?.method }, "request error");
