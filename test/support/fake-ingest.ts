@@ -55,8 +55,11 @@ export interface FakeIngest {
   response: FakeResponse;
   /** Answers for the next requests, one each, before `response` applies again. */
   queued: Partial<FakeResponse>[];
-  /** Overrides the answer for a request whose body it picks out (once the body is in); undefined: no override. */
-  answerFor: ((body: Buffer) => Partial<FakeResponse> | undefined) | undefined;
+  /**
+   * Overrides the answer for a request whose body it picks out (once the body is in); undefined:
+   * no override. Also given the request and the answer chosen for it when it arrived.
+   */
+  answerFor: ((body: Buffer, request: RecordedRequest, chosen: FakeResponse) => Partial<FakeResponse> | undefined) | undefined;
   reset(): void;
   /** Stops listening and drops every connection: connections are refused until `start()`. */
   stop(): Promise<void>;
@@ -171,7 +174,7 @@ export async function startFakeIngest(): Promise<FakeIngest> {
     req.on("end", () => {
       record.complete = true;
       changed.emit("change");
-      if (!config.respondBeforeBody) answer(res, { ...config, ...fake.answerFor?.(record.body) });
+      if (!config.respondBeforeBody) answer(res, { ...config, ...fake.answerFor?.(record.body, record, config) });
     });
     req.on("error", () => {});
     req.on("close", () => {

@@ -124,6 +124,14 @@ function decoded(body: Buffer, encoding: string | undefined): string {
   }
 }
 
+/** Which behaviour an answer the fake gives is (refused and reset connections give none). */
+function kindOf(answer: FakeResponse): Behaviour["kind"] {
+  if (answer.hang) return "stall";
+  if (answer.destroyMidResponse) return "200-lost";
+  if (answer.status === 429) return "429";
+  return answer.status >= 500 ? "5xx" : "200";
+}
+
 function ingestResponse(b: Behaviour): Partial<FakeResponse> {
   if (b.kind === "reset") return { resetConnection: true };
   if (b.kind === "stall") return { hang: true };
@@ -163,9 +171,10 @@ async function runScenario(phases: Phase[]): Promise<void> {
   let current: Behaviour = { kind: "200" };
   const answered: { text: string; kind: Behaviour["kind"] }[] = [];
   fake.reset();
-  fake.answerFor = (body) => {
-    const recorded = fake.requests.at(-1);
-    answered.push({ text: decoded(body, recorded?.headers["content-encoding"] as string | undefined), kind: current.kind });
+  // Labelled by the answer the fake chose for this very request (when it arrived), never by the
+  // phase current when its body ended: a retry held past a phase's end got the next phase's answer.
+  fake.answerFor = (body, recorded, chosen) => {
+    answered.push({ text: decoded(body, recorded.headers["content-encoding"] as string | undefined), kind: kindOf(chosen) });
     return undefined;
   };
 
