@@ -127,7 +127,8 @@ export function commit(core: RouterCore, page: RouteState, url: URL, mode: Histo
     const key = intent.key ?? newKey();
     const state = intent.state ?? null;
     const { entryIndex } = store.state;
-    const index = mode === "pop" ? (intent.index ?? entryIndex) : entryIndex + (mode === "push" ? 1 : 0);
+    // A pop (or a redirect met on one, followed as "replace") lands on the entry it reached, not the one left.
+    const index = mode === "push" ? entryIndex + 1 : (intent.index ?? entryIndex);
     if (mode !== "pop") {
       const entry: HistoryEntry = { key, idx: index, usr: state };
       env.history[mode === "push" ? "pushState" : "replaceState"](entry, "", url.pathname + url.search + url.hash);

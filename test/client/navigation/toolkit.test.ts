@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fakeBrowser, HOME, page, startRouter, until } from "./support/fake-browser";
+import { fakeBrowser, HOME, page, redirect, startRouter, until } from "./support/fake-browser";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
@@ -69,6 +69,29 @@ describe("the blocker", () => {
     await until(router, (state) => state.location.pathname === "/" && state.blocker.state === "unblocked");
     expect(browser.log.moves).toEqual([1, -1]);
     expect(browser.path()).toBe("/");
+    stop();
+  });
+
+  it("keeps counting entries right after a redirect met on back: the next back is held", async () => {
+    const browser = fakeBrowser();
+    browser.answer("/items/1", page("1"));
+    browser.answer("/items/2", page("2"));
+    const { router } = await startRouter(browser);
+    await router.navigate("/items/1");
+    await router.navigate("/items/2");
+    // Back to /items/1, which now redirects (its session ended, say): the entry is replaced, and stays entry 1.
+    browser.answer("/items/1", redirect("/items/3"));
+    browser.answer("/items/3", page("3"));
+    browser.back();
+    await until(router, (state) => state.location.pathname === "/items/3" && state.navigation.state === "idle");
+    expect(router.state().entryIndex).toBe(1);
+    expect(browser.env.history.state).toMatchObject({ idx: 1 });
+    router.go(1);
+    await until(router, (state) => state.location.pathname === "/items/2" && state.navigation.state === "idle");
+    expect(router.state().entryIndex).toBe(2);
+    const stop = router.block(({ historyAction }) => historyAction === "pop");
+    browser.back();
+    expect(router.state().blocker).toMatchObject({ state: "blocked", location: { pathname: "/items/3" } });
     stop();
   });
 
