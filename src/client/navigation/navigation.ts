@@ -53,7 +53,7 @@ export function navigate(core: RouterCore, to: string, options: NavigateOptions)
 /** Loads the page at `url` (data and code) and shows it; the newest page request wins. */
 export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent = {}): Promise<void> {
   // A resource route (JSON, a file) has no page to render here.
-  if (core.routes.isResource(url.pathname, core.diagnostics)) return leave(core.env, { kind: "load", href: url.href });
+  if (core.routes.isResource(url.pathname, core.diagnostics)) return leaveForDocument(core, url.href);
   const ticket = core.requests.start(PAGE);
   const matched = preloadCode(core, url);
   const generation = core.freshness.generation;
@@ -71,17 +71,26 @@ export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirect
   try {
     answer = await (core.prefetched.take(prefetchKey(url, routes, generation)) ?? core.data.load(url, ticket.signal, routes));
     if (!ticket.isCurrent()) return;
-    if (answer.kind === "reload") return leave(core.env, { kind: "load", href: url.href });
+    if (answer.kind === "reload") return leaveForDocument(core, url.href);
     // The redirecting URL never became an entry of its own: a push stays a push.
     if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1, intent);
     await core.routes.load(idsOf(answer.state));
   } catch {
     // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
-    if (ticket.isCurrent() && !ticket.signal.aborted) leave(core.env, { kind: "load", href: url.href });
+    if (ticket.isCurrent() && !ticket.signal.aborted) leaveForDocument(core, url.href);
     return;
   }
   if (!ticket.isCurrent()) return;
   commit(core, withKeptData(answer.state, core.store.state.page, routes), url, mode, generation, intent);
+}
+
+/**
+ * The browser loads `href`. Should the visitor stay (a beforeunload prompt declined) or come back
+ * to this page from the back/forward cache, it is idle, not loading for ever.
+ */
+function leaveForDocument(core: RouterCore, href: string): void {
+  leave(core.env, { kind: "load", href });
+  core.store.apply(transition.fail);
 }
 
 /** Post/redirect/get: the page an action redirects to, loaded as a navigation that runs every loader. */
@@ -101,7 +110,7 @@ function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode
     return Promise.resolve();
   }
   if (target.kind === "document" || redirects > MAX_REDIRECTS) {
-    leave(core.env, { kind: "load", href: target.url.href });
+    leaveForDocument(core, target.url.href);
     return Promise.resolve();
   }
   return go(core, target.url, mode, redirects, intent);
