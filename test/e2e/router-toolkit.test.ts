@@ -104,6 +104,32 @@ describe.skipIf(!hasChromium)("the router's toolkit in a browser", () => {
     await page.close();
   });
 
+  it("holds two backs asked in one task: the URL comes back to the page on screen", async () => {
+    const watched = await open("/diagnostics/toolkit?q=first");
+    const { page, problems } = watched;
+    for (const q of ["second", "third"]) {
+      await page.fill("#toolkit-filter input[name=q]", q);
+      await page.press("#toolkit-filter input[name=q]", "Enter");
+      await page.waitForFunction((value) => document.getElementById("toolkit-q")?.textContent === value, q);
+    }
+    await page.fill("#toolkit-draft", "unsaved");
+    await page.evaluate(() => {
+      history.back();
+      history.back();
+    });
+    await page.waitForSelector("#toolkit-blocked");
+    await page.waitForFunction(() => location.search === "?q=third", undefined, { timeout: 5_000 });
+    // Settled there: no put-back still on its way moves it again.
+    await page.waitForTimeout(500);
+    expect(path(watched)).toBe("/diagnostics/toolkit?q=third");
+    expect(await page.textContent("#toolkit-q")).toBe("third");
+    await page.click("#toolkit-stay");
+    expect(await page.inputValue("#toolkit-draft")).toBe("unsaved");
+    expect(await notReloaded(page)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("runs a navigation with viewTransition inside document.startViewTransition, flagged while it runs", async () => {
     const watched = await open("/diagnostics/toolkit");
     const { page, problems } = watched;

@@ -11,8 +11,10 @@ export function popState(core: RouterCore, event: PopStateEvent): void {
   const { env, store, blocking } = core;
   const own = blocking.ownPop;
   blocking.ownPop = undefined;
-  if (own === "restore") return;
   const entry = event.state as HistoryEntry | null;
+  // The URL put back after a held pop is home again. Landing anywhere else (a second back in the
+  // same task went first), it is a pop like any other: held and put back again, from there.
+  if (own === "restore" && entry?.idx === store.state.entryIndex) return;
   const key = entry?.key ?? newKey();
   // An entry without one is new, made by the browser itself (a link to a fragment): the next one.
   const index = entry?.idx ?? store.state.entryIndex + 1;
