@@ -30,6 +30,8 @@ describe.skipIf(!hasChromium)("the router's toolkit in a browser", () => {
     release();
     await page.waitForFunction(() => document.getElementById("toolkit-q")?.textContent === "lamp");
     expect(path(watched)).toBe("/diagnostics/toolkit?q=lamp");
+    // The page's fragment is kept, as the browser's own submission of a form without an action keeps it.
+    expect(new URL(page.url()).hash).toBe("#top");
     expect(await page.textContent("#toolkit-loaded-q")).toBe("lamp");
     expect(dataRequests.map((request) => request.split("&_routes=")[0])).toEqual(["/__data/diagnostics/toolkit?q=lamp"]);
     await page.goBack();

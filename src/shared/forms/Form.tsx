@@ -109,13 +109,15 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
   );
 }
 
-/** Where a GET form goes, as the browser builds it: the action without its query and fragment, the fields as the query. */
+/**
+ * Where a GET form goes, as the browser builds it: the action with the fields as its whole query,
+ * its fragment kept (without an action attribute, the page's own, `#section` included).
+ */
 function getTarget(action: string, data: FormData): string {
   const url = new URL(action);
   const query = new URLSearchParams();
   // A file field sends its file's name, as a browser's GET submission does.
   for (const [name, value] of data) query.append(name, typeof value === "string" ? value : value.name);
   url.search = query.toString();
-  url.hash = "";
   return url.href;
 }
