@@ -69,6 +69,20 @@ describe.skipIf(!hasChromium)("forms in a browser with JavaScript", () => {
     await page.close();
   });
 
+  it("leaves a submission to another browsing context (the button's formtarget) to the browser: a new tab, this page untouched", async () => {
+    const page = await open("/diagnostics/form");
+    await page.fill("#note", "in a new tab");
+    await page.evaluate(() => document.querySelector('button[value="preview"]')?.setAttribute("formtarget", "_blank"));
+    const [opened] = await Promise.all([browser.waitForEvent("page"), page.click('button[value="preview"]')]);
+    await opened.waitForLoadState();
+    expect(new URL(opened.url()).search).toBe("?note=in+a+new+tab&intent=preview");
+    expect(new URL(page.url()).search).toBe("");
+    expect(await page.inputValue("#note")).toBe("in a new tab");
+    expect(await notReloaded(page)).toBe(true);
+    await opened.close();
+    await page.close();
+  });
+
   it("when only the browser can submit it (an answer that is no data), submits natively with the button pressed", async () => {
     const page = await open("/diagnostics/form");
     // A proxy's error page instead of the data answer: the router hands the form back to the browser.

@@ -1,5 +1,5 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useRef, useState } from "react";
-import { formSubmission } from "../navigation/form-submission";
+import { formSubmission, opensElsewhere } from "../navigation/form-submission";
 import { useRouter } from "../navigation/router-context";
 
 export interface FormState {
@@ -59,7 +59,7 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
     const element = event.currentTarget;
     const { submitter } = event;
     const submission = formSubmission(element, submitter, method);
-    if (submission.method === "dialog") return;
+    if (submission.method === "dialog" || opensElsewhere(element, submitter)) return;
     event.preventDefault();
     const data = new FormData(element, submitter);
     if (submission.method === "get") {

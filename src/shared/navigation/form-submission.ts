@@ -37,3 +37,13 @@ export function formSubmission(form: SubmittedForm, submitter: Submitter | null 
     enctype: override("formenctype", submitter?.formEnctype, form.enctype),
   };
 }
+
+/**
+ * Whether the submission opens in another browsing context (`target="_blank"`, a named frame; a
+ * submitter's `formtarget` over the form's `target`): the browser's to do, as `<Link>` leaves such
+ * a link to it.
+ */
+export function opensElsewhere(form: { getAttribute(name: string): string | null }, submitter: Submitter | null | undefined): boolean {
+  const target = (submitter?.getAttribute("formtarget") ?? form.getAttribute("target") ?? "").trim().toLowerCase();
+  return target !== "" && target !== "_self";
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formSubmission } from "../../../src/shared/navigation/form-submission";
+import { formSubmission, opensElsewhere } from "../../../src/shared/navigation/form-submission";
 
 const form = { action: "https://site.test/orders/7", enctype: "application/x-www-form-urlencoded" };
 
@@ -34,5 +34,19 @@ describe("formSubmission", () => {
     expect(formSubmission(form, button({ formaction: "" }), "post").action).toBe("https://site.test/page-url");
     expect(formSubmission(form, button({ formmethod: "delete" }), "post").method).toBe("post");
     expect(formSubmission(form, button({ formmethod: "" }), "get").method).toBe("get");
+  });
+});
+
+describe("opensElsewhere", () => {
+  const withTarget = (target?: string) => ({ getAttribute: (name: string) => (name === "target" ? (target ?? null) : null) });
+  it("is the browser's for another browsing context: the submitter's formtarget over the form's target", () => {
+    expect(opensElsewhere(withTarget(), null)).toBe(false);
+    expect(opensElsewhere(withTarget(""), null)).toBe(false);
+    expect(opensElsewhere(withTarget(" _SELF "), null)).toBe(false);
+    expect(opensElsewhere(withTarget("_blank"), null)).toBe(true);
+    expect(opensElsewhere(withTarget("preview-frame"), undefined)).toBe(true);
+    expect(opensElsewhere(withTarget(), button({ formtarget: "_blank" }))).toBe(true);
+    expect(opensElsewhere(withTarget("_blank"), button({ formtarget: "_self" }))).toBe(false);
+    expect(opensElsewhere(withTarget("_blank"), button({}))).toBe(true);
   });
 });
