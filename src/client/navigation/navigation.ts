@@ -36,17 +36,17 @@ export interface HistoryEntry {
  * A link's, a GET form's or navigate()'s target: this origin's loads on the client (unless the
  * blocker holds it), another origin's as a document.
  */
-export function navigate(core: RouterCore, to: string, options: NavigateOptions): Promise<void> {
+export async function navigate(core: RouterCore, to: string, options: NavigateOptions): Promise<void> {
   const target = navigationTarget(to, core.env.location.href);
   if (target.kind !== "client") {
-    if (target.kind === "document") leave(core.env, { kind: "load", href: target.url.href });
-    return Promise.resolve();
+    if (target.kind === "document") leaveForDocument(core, target.url.href);
+    return;
   }
   const { url } = target;
   const { replace, ...intent } = options;
   const mode = replace || url.href === core.env.location.href ? "replace" : "push";
   const going = () => go(core, url, mode, 0, intent).finally(() => released(core));
-  if (holds(core, { ...locationOf(url), state: intent.state ?? null }, mode, () => void going())) return Promise.resolve();
+  if (holds(core, { ...locationOf(url), state: intent.state ?? null }, mode, () => void going())) return;
   return going();
 }
 
@@ -100,18 +100,18 @@ export function followAction(core: RouterCore, location: string, from: URL, inte
 }
 
 /** A redirect's target, by the document's rules: another origin loads, another scheme is refused. */
-function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent): Promise<void> {
+async function follow(core: RouterCore, location: string, from: URL, mode: HistoryMode, redirects: number, intent: NavigationIntent): Promise<void> {
   const target = navigationTarget(location, from);
   if (target.kind === "refused") {
     // What a browser does with such a Location on a full load: it stays where it is.
-    console.warn("Outpost: a redirect to a URL that is not http(s) was not followed");
+    console.warn("Outpost: a redirect to a non-http(s) URL was not followed");
     core.store.apply(transition.fail);
     revalidateIfStale(core);
-    return Promise.resolve();
+    return;
   }
   if (target.kind === "document" || redirects > MAX_REDIRECTS) {
     leaveForDocument(core, target.url.href);
-    return Promise.resolve();
+    return;
   }
   return go(core, target.url, mode, redirects, intent);
 }
