@@ -17,7 +17,7 @@ export const MARKER = "_";
  * Reads a session: {0} none; {-1, size} over the cap, {-2} not a hash (both dropped, so each is
  * noticed once); else {1, fields, lease}. The flashed fields (prefix ARGV[2]) are taken at once,
  * so two concurrent readers never both get one, but under a lease: each moves to a taken field
- * (prefix ARGV[3]) holding "<deadline ms>|<value>", which the reader's write ends. A lease past
+ * (prefix ARGV[3]) holding "[<deadline ms>,<value>]", which the reader's write ends. A lease past
  * its deadline (ARGV[4] ms after the read: a read whose answer never arrived, a page that failed
  * before its write) is put back as a flash first, so no flash is lost to a reader that never
  * showed it.
@@ -37,9 +37,9 @@ local lapsed = false
 for i = 1, #fields, 2 do
   local name, held = fields[i], fields[i + 1]
   if string.sub(name, 1, #taken) == taken then
-    local bar = string.find(held, '|', 1, true)
-    if not bar or (tonumber(string.sub(held, 1, bar - 1)) or 0) <= now then
-      if bar then redis.call('HSETNX', key, flash .. string.sub(name, #taken + 1), string.sub(held, bar + 1)) end
+    local deadline, value = string.match(held, '^%[(%d+),(.*)%]$')
+    if not deadline or tonumber(deadline) <= now then
+      if deadline then redis.call('HSETNX', key, flash .. string.sub(name, #taken + 1), value) end
       redis.call('HDEL', key, name)
       lapsed = true
     end
@@ -50,7 +50,7 @@ local lease = string.format('%.0f', now + leaseMs)
 for i = 1, #fields, 2 do
   local name = fields[i]
   if string.sub(name, 1, #flash) == flash then
-    redis.call('HSET', key, taken .. string.sub(name, #flash + 1), lease .. '|' .. fields[i + 1])
+    redis.call('HSET', key, taken .. string.sub(name, #flash + 1), '[' .. lease .. ',' .. fields[i + 1] .. ']')
     redis.call('HDEL', key, name)
   end
 end
@@ -87,7 +87,7 @@ for i = 4, #ARGV, 3 do
     value = string.format('%.17g', sum)
     op = 's'
   elseif op == 'x' then
-    if old and string.sub(old, 1, #value + 1) == value .. '|' then op = 'd' else op = '-' end
+    if old and string.sub(old, 1, #value + 2) == '[' .. value .. ',' then op = 'd' else op = '-' end
   end
   if op == 's' then size = size - oldSize + #name + #value
   elseif op == 'd' then size = size - oldSize

@@ -12,8 +12,12 @@ const KEY_PREFIX = "outpost:session:";
 /** A value's field in the session's hash; a flashed value's, so the read can take those out alone. */
 const VALUE = "v:";
 const FLASHED = "f:";
-/** A flash a read took, under that read's lease ("<deadline>|<value>"): see redis-scripts.ts. */
-const TAKEN = "t:";
+/**
+ * A flash a read took, under that read's lease ("[<deadline>,<value>]"): see redis-scripts.ts. A
+ * value field of a key no page uses, holding JSON: a replica of an older build reads it as a value
+ * it ignores (a field of any other kind would make it drop the session as unreadable mid-deploy).
+ */
+const TAKEN = `${VALUE}outpost.flash-taken:`;
 /**
  * How long a read's lease on the flashes it took lasts: longer than a page's loaders take, so a
  * flash is never shown twice; once it lapses (its read's answer never came, its page failed
