@@ -1,7 +1,7 @@
 import type { Logger } from "./logger";
 
 /** At most one line per this long: an outage's every request must not each write one. */
-export const THROTTLED_WARNING_MS = 10_000;
+const THROTTLED_WARNING_MS = 10_000;
 
 /**
  * A warning logged at most once per `intervalMs`; the next line says how many were held back

@@ -1,5 +1,5 @@
 import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, useRef, useState } from "react";
-import { formSubmission, opensElsewhere } from "../navigation/form-submission";
+import { clientSubmission } from "../navigation/form-submission";
 import { useRouter } from "../navigation/router-context";
 
 export interface FormState {
@@ -58,8 +58,8 @@ export function Form({ action, method = "post", replace, preventScrollReset, vie
     if (event.defaultPrevented || !router) return;
     const element = event.currentTarget;
     const { submitter } = event;
-    const submission = formSubmission(element, submitter, method);
-    if (submission.method === "dialog" || opensElsewhere(element, submitter)) return;
+    const submission = clientSubmission(element, submitter, method);
+    if (!submission) return;
     event.preventDefault();
     const data = new FormData(element, submitter);
     if (submission.method === "get") {

@@ -47,3 +47,17 @@ export function opensElsewhere(form: { getAttribute(name: string): string | null
   const target = (submitter?.getAttribute("formtarget") ?? form.getAttribute("target") ?? "").trim().toLowerCase();
   return target !== "" && target !== "_self";
 }
+
+/**
+ * The submission the router sends for the form, or undefined when it is the browser's own: a
+ * dialog to close, or another browsing context to open.
+ */
+export function clientSubmission(
+  form: SubmittedForm & { getAttribute(name: string): string | null },
+  submitter: Submitter | null | undefined,
+  method: "get" | "post",
+): (FormSubmission & { method: "get" | "post" }) | undefined {
+  const submission = formSubmission(form, submitter, method);
+  if (submission.method === "dialog" || opensElsewhere(form, submitter)) return undefined;
+  return submission as FormSubmission & { method: "get" | "post" };
+}

@@ -2,7 +2,7 @@ import { type FormHTMLAttributes, type ReactNode, type SubmitEvent, useEffect, u
 import type { DataOf } from "../routing/inferred-data";
 import type { RouteError } from "../routing/module";
 import { type SubmitTarget, toFormData } from "./form-data";
-import { formSubmission, opensElsewhere } from "./form-submission";
+import { clientSubmission } from "./form-submission";
 import { useRouter, useRouterState } from "./router-context";
 import { type FetcherState, IDLE_FETCHER } from "./router-state";
 
@@ -73,8 +73,8 @@ export function useFetcher<Source = unknown>(options: FetcherOptions = {}): Fetc
         if (event.defaultPrevented || !router) return;
         const { submitter } = event;
         // The action is the resolved URL (this page's when there is none), or the submitter's formaction.
-        const submission = formSubmission(event.currentTarget, submitter, method);
-        if (submission.method === "dialog" || opensElsewhere(event.currentTarget, submitter)) return;
+        const submission = clientSubmission(event.currentTarget, submitter, method);
+        if (!submission) return;
         event.preventDefault();
         void submit(new FormData(event.currentTarget, submitter), { method: submission.method, action: submission.action });
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formSubmission, opensElsewhere } from "../../../src/shared/navigation/form-submission";
+import { clientSubmission, formSubmission, opensElsewhere } from "../../../src/shared/navigation/form-submission";
 
 const form = { action: "https://site.test/orders/7", enctype: "application/x-www-form-urlencoded" };
 
@@ -48,5 +48,14 @@ describe("opensElsewhere", () => {
     expect(opensElsewhere(withTarget(), button({ formtarget: "_blank" }))).toBe(true);
     expect(opensElsewhere(withTarget("_blank"), button({ formtarget: "_self" }))).toBe(false);
     expect(opensElsewhere(withTarget("_blank"), button({}))).toBe(true);
+  });
+});
+
+describe("clientSubmission", () => {
+  const own = { ...form, getAttribute: (name: string) => (name === "target" ? "" : null) };
+  it("is the router's submission, or nothing for the browser's own: a dialog to close, another context to open", () => {
+    expect(clientSubmission(own, button({ formmethod: "get" }), "post")).toEqual({ ...form, method: "get" });
+    expect(clientSubmission(own, button({ formmethod: "dialog" }), "post")).toBeUndefined();
+    expect(clientSubmission(own, button({ formtarget: "_blank" }), "post")).toBeUndefined();
   });
 });
