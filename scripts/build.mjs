@@ -7,7 +7,12 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
-import { APP_DIR, clientOptions, ROOT, serverOptions } from "./build/options.mjs";
+import { loadAppConfig, routeModules } from "./build/app-routes.mjs";
+import { writeModuleDeclaration } from "./build/css/module-types.mjs";
+import { importedStylesheets } from "./build/css/route-styles.mjs";
+import { classNameDisagreement } from "./build/css/style-imports-plugin.mjs";
+import { buildStylesheets } from "./build/css/stylesheets.mjs";
+import { APP_DIR, clientOptions, ROOT, serverOptions, styleOptions } from "./build/options.mjs";
 import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";
 
@@ -35,15 +40,34 @@ const failedBuild = (error) => {
   console.error(`build failed: ${error.errors.length} error(s) above`);
   process.exit(1);
 };
+// One stylesheet transform for both builds: a CSS Module's class names come from it in each.
+const clientStyles = styleOptions({ production: true });
+const serverStyles = { transform: clientStyles.transform, classes: new Map() };
+const clientBuild = clientOptions({ outDir, production: true, styles: clientStyles });
 const client = await esbuild
-  .build({
-    ...clientOptions({ outDir, production: true }),
-    plugins: [...clientOptions({ outDir, production: true }).plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })],
-  })
+  .build({ ...clientBuild, plugins: [...clientBuild.plugins, sentrySourceMapsPlugin({ release: process.env.SENTRY_RELEASE, outDir })] })
   .catch(failedBuild);
-const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false });
+const stylesheets = await buildStylesheets({
+  root: ROOT,
+  assetsDir: path.join(outDir, "client", "assets"),
+  files: importedStylesheets(client.metafile).map((input) => path.resolve(ROOT, input)),
+  transform: clientStyles.transform,
+  production: true,
+}).catch(failedBuild);
+const { config } = await loadAppConfig(ROOT, APP_DIR);
+const routeSources = new Map(routeModules(ROOT, APP_DIR, config).map((module) => [module.id, module.relative]));
+const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false, routeModules: routeSources, stylesheets });
 await writeManifest(manifest, outDir);
-await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId })).catch(failedBuild);
+await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId, styles: serverStyles })).catch(failedBuild);
+// Both builds asked one transform, so this never fires unless that stops being true: a page whose
+// server HTML names other classes than its stylesheet is unstyled without a word.
+const disagreement = classNameDisagreement(serverStyles.classes, clientStyles.classes, ROOT);
+if (disagreement) {
+  await rm(path.join(outDir, "manifest.json"), { force: true });
+  console.error(`build failed: ${disagreement}`);
+  process.exit(1);
+}
+for (const [file, classes] of clientStyles.classes) writeModuleDeclaration(file, classes);
 // The server bundles are ES modules. Said beside them, so wherever the build is placed Node need
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.

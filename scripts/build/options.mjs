@@ -2,6 +2,8 @@
 import path from "node:path";
 import { appChunkPlugin } from "./app-chunk.mjs";
 import { appRoutesPlugin } from "./app-routes.mjs";
+import { styleImportsPlugin } from "./css/style-imports-plugin.mjs";
+import { createStyleTransform } from "./css/style-transform.mjs";
 import { outpostImportsPlugin } from "./outpost-imports.mjs";
 import { builtinsViaRequire, dedupe, largeJsonAsParse, lazyRequire, ownCopy, projectOnlySourceMaps } from "./server-plugins.mjs";
 
@@ -14,10 +16,21 @@ export const APP_DIR = process.env.OUTPOST_APP_DIR ?? "src/app";
 export const ASSET_PREFIX = "/assets/";
 
 /**
- * @param {{ outDir: string, production: boolean, onRouteModules?: (modules: { id: string, relative: string }[]) => void }} mode
+ * @typedef {{ transform: ReturnType<typeof createStyleTransform>, classes?: Map<string, Record<string, string>> }} StyleOptions
+ *   the one stylesheet transform of a build (css/style-transform.mjs), and where the script build
+ *   records each CSS Module's class names
+ */
+
+/** A build's styles: one transform for its script and stylesheet builds. */
+export function styleOptions({ production }) {
+  return { transform: createStyleTransform({ root: ROOT, production }), classes: new Map() };
+}
+
+/**
+ * @param {{ outDir: string, production: boolean, onRouteModules?: (modules: { id: string, relative: string }[]) => void, styles?: StyleOptions }} mode
  *   `onRouteModules`: told the app's route modules at each build (the dev script's Fast Refresh)
  */
-export function clientOptions({ outDir, production, onRouteModules }) {
+export function clientOptions({ outDir, production, onRouteModules, styles = styleOptions({ production }) }) {
   return {
     absWorkingDir: ROOT,
     entryPoints: { entry: CLIENT_ENTRY },
@@ -43,6 +56,7 @@ export function clientOptions({ outDir, production, onRouteModules }) {
     plugins: [
       appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "client", lazyRoot: !production, onModules: onRouteModules }),
       outpostImportsPlugin({ barrel: path.join(ROOT, "src/shared/outpost.ts") }),
+      styleImportsPlugin(styles),
       ...(production ? [appChunkPlugin({ root: ROOT, app: CLIENT_APP })] : []),
     ],
     define: {
@@ -67,8 +81,8 @@ export function clientOptions({ outDir, production, onRouteModules }) {
  */
 export const SERVER_EXTERNALS = ["react", "react-dom", "pino-pretty", "better-sqlite3"];
 
-/** @param {{ outDir: string, buildId: string }} mode */
-export function serverOptions({ outDir, buildId }) {
+/** @param {{ outDir: string, buildId: string, styles?: StyleOptions }} mode */
+export function serverOptions({ outDir, buildId, styles = styleOptions({ production: true }) }) {
   return {
     absWorkingDir: ROOT,
     // prerender.js: the build's own run of the pages that declare `prerender` (scripts/build.mjs).
@@ -97,6 +111,7 @@ export function serverOptions({ outDir, buildId }) {
       largeJsonAsParse,
       projectOnlySourceMaps({ root: ROOT }),
       appRoutesPlugin({ root: ROOT, appDir: APP_DIR, target: "server" }),
+      styleImportsPlugin(styles),
     ],
     define: { __OUTPOST_BUILD_ID__: JSON.stringify(buildId) },
     logLevel: "warning",

@@ -24,7 +24,7 @@ export function devServerOptions(outDir) {
   // code. That also leaves production's plugins nothing to do (they trim bundled packages'
   // source maps and load bundled built-ins through require), only time to spend per rebuild.
   const { external: _bundled, plugins, ...base } = serverOptions({ outDir, buildId: "development" });
-  return { ...base, plugins: plugins.filter((plugin) => plugin.name === "outpost-app-routes"), packages: "external", metafile: true };
+  return { ...base, plugins: plugins.filter((plugin) => plugin.name === "outpost-app-routes" || plugin.name === "outpost-style-imports"), packages: "external", metafile: true };
 }
 
 const withoutSentry = {

@@ -6,15 +6,27 @@ const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
   ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".ttf": "font/ttf",
+  ".otf": "font/otf",
+  ".eot": "application/vnd.ms-fontobject",
 };
 
 /**
- * A script or stylesheet name as the client build writes it, `[name]-[hash].ext` with esbuild's
- * 8-character content hash, under /assets/ or /assets/chunks/. Nothing else is ever looked up in
- * Redis: no unhashed name, no encoded or doubled separator, nothing longer than a build writes.
+ * A script, stylesheet, font or image name as the client build writes it, `[name]-[hash].ext`
+ * with esbuild's 8-character content hash, under /assets/, /assets/chunks/, /assets/styles/ or
+ * /assets/media/ (what stylesheets name with `url()`). Nothing else is ever looked up in Redis: no
+ * unhashed name, no encoded or doubled separator, nothing longer than a build writes.
  */
-const HASHED_ASSET = /^\/assets\/(?:chunks\/)?[A-Za-z0-9_$.-]{1,120}-([A-Z0-9]{8})\.(?:js|css)$/;
+const HASHED_ASSET =
+  /^\/assets\/(?:chunks\/|styles\/|media\/)?[A-Za-z0-9_$.-]{1,120}-([A-Z0-9]{8})\.(?:js|css|woff2?|ttf|otf|eot|png|jpe?g|gif|svg|webp|avif|ico)$/;
 
 /** The content hash in a hashed asset's URL path, or undefined when the path is not one. */
 export function contentHashOf(urlPath: string): string | undefined {

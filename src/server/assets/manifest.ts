@@ -5,8 +5,11 @@ import path from "node:path";
 export interface BuildManifest {
   buildId: string;
   entry: { script: string; styles: string[]; modulePreloads: string[] };
-  /** Each route module's chunk by route id: its script, the chunks it imports and its CSS. */
-  routes: Record<string, { script: string; imports: string[]; styles: string[] }>;
+  /**
+   * Each route module by route id: its chunk's script and the chunks it imports (none for the root
+   * layout, part of the entry in production), and the stylesheets its modules import, in order.
+   */
+  routes: Record<string, { script?: string; imports: string[]; styles: string[] }>;
   /** Public URL path → file path relative to the client output folder. */
   files: Record<string, string>;
 }

@@ -12,8 +12,9 @@ export interface RouteAssets {
 }
 
 /**
- * The stylesheets and scripts a matched chain needs, from the build manifest. A site has few
- * chains, so each is worked out once and then reused.
+ * The stylesheets and scripts a matched chain needs, from the build manifest. Stylesheets in a
+ * fixed order, each once: the entry's, then each route's from the root layout down to the page
+ * (within a route, in import order). A site has few chains, so each is worked out once and then reused.
  */
 export function routeAssets(manifest: BuildManifest): (matches: readonly RouteMatch[]) => RouteAssets {
   const known = new Map<string, RouteAssets>();
@@ -26,7 +27,7 @@ export function routeAssets(manifest: BuildManifest): (matches: readonly RouteMa
       for (const { id } of matches) {
         const chunk = manifest.routes[id];
         if (!chunk) continue;
-        modulePreloads.add(chunk.script);
+        if (chunk.script) modulePreloads.add(chunk.script);
         for (const url of chunk.imports) modulePreloads.add(url);
         for (const url of chunk.styles) styles.add(url);
       }

@@ -1,0 +1,59 @@
+// The browser's stylesheets: one per CSS file a script imports (its own @imports inlined), so each
+// route links exactly the files its modules import. Fonts and images named in CSS (`url()`) are
+// content-hashed files beside them, served and shared across builds like scripts.
+import path from "node:path";
+import * as esbuild from "esbuild";
+import { toEsbuildError } from "./css-error.mjs";
+
+/** Files a stylesheet may name with `url()`, copied under a content-hashed name. */
+const MEDIA = [".woff2", ".woff", ".ttf", ".otf", ".eot", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico"];
+
+/** A stylesheet's output name: its path under src/ (or the project), flattened, at most 100 characters. */
+export function stylesheetName(root, file) {
+  const relative = path.relative(root, file).split(path.sep).join("/").replace(/^src\//, "").replace(/\.css$/, "");
+  return relative.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(-100);
+}
+
+/**
+ * Builds `files` (absolute paths, in any order) into `assetsDir`.
+ * @returns {Promise<{ outputs: Map<string, string>, metafile: import("esbuild").Metafile }>}
+ *   `outputs`: each file's stylesheet, as a path relative to the project root
+ */
+export async function buildStylesheets({ root, assetsDir, files, transform, production, write = true }) {
+  if (files.length === 0) return { outputs: new Map(), metafile: { inputs: {}, outputs: {} } };
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: files.map((file) => ({ in: file, out: stylesheetName(root, file) })),
+    outdir: assetsDir,
+    bundle: true,
+    minify: production,
+    sourcemap: production ? false : "linked",
+    target: ["chrome111", "firefox111", "safari16.4"],
+    entryNames: "styles/[name]-[hash]",
+    assetNames: "media/[name]-[hash]",
+    loader: Object.fromEntries(MEDIA.map((extension) => [extension, "file"])),
+    metafile: true,
+    write,
+    logLevel: "warning",
+    plugins: [
+      {
+        name: "outpost-stylesheets",
+        setup(build) {
+          build.onLoad({ filter: /\.css$/ }, async (args) => {
+            try {
+              const { css, dependencies } = await transform.stylesheet(args.path);
+              return { contents: css, loader: "css", resolveDir: path.dirname(args.path), watchFiles: dependencies };
+            } catch (error) {
+              return { errors: [toEsbuildError(error)], watchFiles: [args.path] };
+            }
+          });
+        },
+      },
+    ],
+  });
+  const outputs = new Map();
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    if (meta.entryPoint && output.endsWith(".css")) outputs.set(path.resolve(root, meta.entryPoint), output);
+  }
+  return { outputs, metafile: result.metafile };
+}
