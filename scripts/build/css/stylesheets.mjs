@@ -39,6 +39,8 @@ export async function buildStylesheets({ root, assetsDir, files, transform, prod
       {
         name: "outpost-stylesheets",
         setup(build) {
+          // `url("/logo.svg")` names a public file (src/app/public/), served as it is: left for the browser.
+          build.onResolve({ filter: /^\// }, (args) => (args.kind === "url-token" ? { path: args.path, external: true } : undefined));
           build.onLoad({ filter: /\.css$/ }, async (args) => {
             try {
               const { css, dependencies } = await transform.stylesheet(args.path);
