@@ -1,5 +1,6 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
+import { prefetchStylesheets } from "./core/stylesheets";
 import { routesToLoad } from "./should-revalidate";
 import { currentPath, type HistoryMode, idsOf, type RouterCore } from "./router-core";
 
@@ -22,7 +23,7 @@ export function wanted(core: RouterCore, url: URL, matched: MatchedRoutes | null
   return routesToLoad({ current: core.store.state.page, currentUrl, next: matched.matches, nextUrl: url, cause, modules: core.routes.modules });
 }
 
-/** Fetches a page's data and code ahead of a likely click; the click takes the answer (once). */
+/** Fetches a page's data, code and stylesheets ahead of a likely click; the click takes the answer (once). */
 export function prefetch(core: RouterCore, to: string): void {
   const target = navigationTarget(to, core.env.location.href);
   if (target.kind !== "client") return;
@@ -33,5 +34,11 @@ export function prefetch(core: RouterCore, to: string): void {
   if (core.prefetched.has(key)) return;
   const answer = core.data.load(url, undefined, routes);
   core.prefetched.set(key, answer);
-  answer.then((value) => (value.kind === "state" ? core.routes.load(idsOf(value.state)) : undefined)).catch(() => {});
+  answer
+    .then((value) => {
+      if (value.kind !== "state") return;
+      prefetchStylesheets(core.env.document, value.state.styles);
+      return core.routes.load(idsOf(value.state));
+    })
+    .catch(() => {});
 }

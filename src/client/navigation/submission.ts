@@ -4,6 +4,7 @@ import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { RouteAnswer } from "./core/fetch-route-data";
 import { commit, followAction } from "./navigation";
 import { PAGE } from "./core/requests";
+import { loadStylesheets } from "./core/stylesheets";
 import * as transition from "./core/transitions";
 import { currentPath, idsOf, type RouterCore } from "./router-core";
 
@@ -34,7 +35,7 @@ export async function submit(
       await followAction(core, answer.location, url, intent);
       return "done";
     }
-    if (answer.kind === "state") await core.routes.load(idsOf(answer.state));
+    if (answer.kind === "state") await Promise.all([core.routes.load(idsOf(answer.state)), loadStylesheets(core.env.document, answer.state.styles)]);
   } catch {
     answer = { kind: "reload" };
   }

@@ -17,9 +17,10 @@ export interface RouterEnvironment {
   window: Pick<Window, "scrollY" | "scrollTo" | "addEventListener" | typeof DEFERRED_GLOBAL>;
   /**
    * Hash targets, focus, the `data-navigating` and `data-hydrated` flags, a form posted natively,
-   * an error's title, whether the document is still parsing, view transitions where the browser has them.
+   * an error's title, whether the document is still parsing, view transitions where the browser has them;
+   * the head's stylesheet links, and the preloads that load the next page's before it shows.
    */
-  document: Pick<Document, "documentElement" | "body" | "getElementById" | "querySelector" | "createElement" | "title" | "readyState" | "addEventListener">;
+  document: Pick<Document, "documentElement" | "head" | "body" | "getElementById" | "querySelector" | "createElement" | "title" | "readyState" | "addEventListener">;
 }
 
 export function browserEnvironment(): RouterEnvironment {

@@ -46,6 +46,45 @@ export interface Request {
   release(answer: unknown): void;
 }
 
+/** A `<link>` of the fake head: the router's preloads and prefetches, and the page's stylesheets. */
+export interface FakeLink {
+  rel: string;
+  as?: string;
+  href: string;
+  onload: (() => void) | null;
+  onerror: (() => void) | null;
+  getAttribute(name: "rel" | "as" | "href"): string | null;
+  remove(): void;
+}
+
+/** The head's links; `querySelectorAll` knows the `link[attribute="value"]` selectors, comma-separated. */
+function fakeHead() {
+  const links: FakeLink[] = [];
+  const matches = (link: FakeLink, selector: string) =>
+    selector.split(",").some((one) => {
+      const [, name, value] = /^link\[(\w+)="([^"]*)"\]$/.exec(one.trim()) ?? [];
+      return name !== undefined && link.getAttribute(name as "rel") === value;
+    });
+  const createLink = (): FakeLink => ({
+    rel: "",
+    href: "",
+    onload: null,
+    onerror: null,
+    getAttribute(name) {
+      return this[name] ?? null;
+    },
+    remove() {
+      const at = links.indexOf(this);
+      if (at >= 0) links.splice(at, 1);
+    },
+  });
+  const head = {
+    querySelectorAll: (selector: string) => links.filter((link) => matches(link, selector)),
+    append: (link: FakeLink) => links.push(link),
+  };
+  return { links, head, createLink };
+}
+
 export function fakeBrowser(start = "/") {
   const location = new URL(start, ORIGIN);
   const entries: { state: unknown; url: string }[] = [{ state: null, url: location.href }];
@@ -73,6 +112,7 @@ export function fakeBrowser(start = "/") {
     scrollIntoView: () => log.scrolls.push(name),
   });
   const ids = new Set(["details"]);
+  const { links, head, createLink } = fakeHead();
   const win = {
     scrollY: 0,
     scrollTo: (_x: number, y: number) => log.scrolls.push(`y=${y}`),
@@ -140,6 +180,11 @@ export function fakeBrowser(start = "/") {
       documentElement: { dataset: {} as Record<string, string> },
       getElementById: (id: string) => (ids.has(id) ? element(`#${id}`) : null),
       querySelector: (selector: string) => (selector === "main h1" ? element("h1") : null),
+      head,
+      createElement: (name: string) => {
+        if (name !== "link") throw new TypeError(`the fake document makes no <${name}>`);
+        return createLink();
+      },
     },
   } as unknown as RouterEnvironment;
 
@@ -151,6 +196,18 @@ export function fakeBrowser(start = "/") {
     /** Answers `method path` (path with its query) with a data answer, "pending" or "network". */
     answer: (request: string, value: Answer) => answers.set(request.includes(" ") ? request : `GET ${request}`, value),
     path: () => location.pathname + location.search + location.hash,
+    /** The head's links, as `rel href`. */
+    links: () => links.map((link) => `${link.rel} ${link.href}`),
+    /** The page links these stylesheets (as the server rendered them, or React did). */
+    linkStylesheets(...hrefs: string[]) {
+      for (const href of hrefs) links.push(Object.assign(createLink(), { rel: "stylesheet", href }));
+    },
+    /** The link fetching `href` (a preload or prefetch) has loaded, or failed. */
+    finishLink(href: string, outcome: "load" | "error" = "load") {
+      const link = links.find((candidate) => candidate.href === href && candidate.rel !== "stylesheet");
+      if (!link) throw new Error(`no link fetching ${href}`);
+      (outcome === "load" ? link.onload : link.onerror)?.();
+    },
     /** Until `count` requests have been made. */
     requested: (count: number) =>
       new Promise<void>((resolve) => {
