@@ -54,6 +54,7 @@ const stylesheets = await buildStylesheets({
   transform: clientStyles.transform,
   production: true,
 }).catch(failedBuild);
+for (const [file, classes] of clientStyles.classes) writeModuleDeclaration(file, classes);
 const { config } = await loadAppConfig(ROOT, APP_DIR);
 const routeSources = new Map(routeModules(ROOT, APP_DIR, config).map((module) => [module.id, module.relative]));
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false, routeModules: routeSources, stylesheets });
@@ -67,7 +68,6 @@ if (disagreement) {
   console.error(`build failed: ${disagreement}`);
   process.exit(1);
 }
-for (const [file, classes] of clientStyles.classes) writeModuleDeclaration(file, classes);
 // The server bundles are ES modules. Said beside them, so wherever the build is placed Node need
 // not detect each file's format from its syntax: a build under node_modules/ (the bench's) is
 // outside the project's package.json, and detection cost ≈ 12 ms of start-up there.

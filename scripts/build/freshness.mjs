@@ -4,7 +4,19 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 /** What a build is made from, relative to the repo: folders are walked, missing ones skipped. */
-export const BUILD_INPUTS = ["src", "scripts/build", "scripts/build.mjs", "package.json", "package-lock.json", "tsconfig.json"];
+export const BUILD_INPUTS = [
+  "src",
+  "scripts/build",
+  "scripts/build.mjs",
+  "package.json",
+  "package-lock.json",
+  "tsconfig.json",
+  "postcss.config.mjs",
+  "postcss.config.js",
+  "postcss.config.cjs",
+];
+/** What a build writes among its inputs (CSS Modules' declarations): never a reason to build again. */
+const BUILD_WRITTEN = /\.d\.css\.ts$/;
 
 /**
  * Why the build in `outDir` cannot be served as it is, or undefined when it is up to date:
@@ -30,7 +42,7 @@ function newestInput(root, inputs) {
     }
     if (stat.isDirectory()) {
       for (const entry of readdirSync(path.join(root, file))) visit(path.join(file, entry));
-    } else if (!newest || stat.mtimeMs > newest.mtimeMs) {
+    } else if (!BUILD_WRITTEN.test(file) && (!newest || stat.mtimeMs > newest.mtimeMs)) {
       newest = { file, mtimeMs: stat.mtimeMs };
     }
   };
