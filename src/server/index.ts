@@ -63,6 +63,7 @@ const services = await startAppServices({
   onRedisConfigurationError: refusedRedisConfiguration,
   observeSessionUnavailable: metrics.observeSessionUnavailable,
   observePageCache: metrics.observePageCache,
+  observePageCacheDropFailure: metrics.observePageCacheDropFailure,
 });
 const { redis, assetPublisher } = services;
 if (redis) metrics.watchRedis(redis);

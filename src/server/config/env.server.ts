@@ -123,6 +123,8 @@ export const envSchema = object({
   REDIS_URL: optional(redisUrl),
   /** The in-process page cache's budget (pages that declare `cache`); with REDIS_URL it holds what Redis could not. */
   PAGE_CACHE_MAX_MB: _default(coerce.number().check(positive(), maximum(64 * 1024)), 64),
+  /** With REDIS_URL: the bytes this build's kept pages may hold in Redis, least recently used evicted first (fractions allowed). */
+  PAGE_CACHE_REDIS_MAX_MB: _default(coerce.number().check(positive(), maximum(64 * 1024)), 64),
   /** How long one Redis command may take before the request goes on without it. */
   REDIS_TIMEOUT_MS: _default(positiveInt, 100),
   /** With REDIS_URL: how long a build's published assets stay in Redis after its last replica stopped renewing them (fractions allowed). */

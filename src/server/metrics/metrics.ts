@@ -31,6 +31,8 @@ export interface Metrics {
   observeAsset(result: AssetResult): void;
   /** A page cache lookup's result: hit, stale, miss or bypass. */
   observePageCache(result: "hit" | "stale" | "miss" | "bypass"): void;
+  /** A revalidation given up after a minute of retries against an unreachable Redis. */
+  observePageCacheDropFailure(): void;
   /** Reads the spool's depth per upstream when metrics are scraped; `capBytes` is its byte cap. */
   watchSpool(read: () => SpoolDepth[], capBytes: number): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
@@ -83,6 +85,11 @@ export function createMetrics(): Metrics {
     name: "outpost_page_cache_total",
     help: "Requests for pages that declare `cache`, by result: hit (fresh), stale (answered while one render refreshes it), miss (rendered and kept) or bypass (rendered, not kept: it depended on who asked)",
     labelNames: ["result"] as const,
+    registers: [registry],
+  });
+  const pageCacheDropFailures = new Counter({
+    name: "outpost_page_cache_drop_failures_total",
+    help: "Revalidations (revalidateTag, revalidatePath) that could not reach Redis within a minute of retries: other replicas may serve the dropped pages until they expire",
     registers: [registry],
   });
   const pageCacheResults = Object.fromEntries(
@@ -192,6 +199,9 @@ export function createMetrics(): Metrics {
     },
     observePageCache(result) {
       pageCacheResults[result].inc();
+    },
+    observePageCacheDropFailure() {
+      pageCacheDropFailures.inc();
     },
     watchSpool: spool.watchSpool,
     watchRedis(connection) {

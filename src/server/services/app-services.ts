@@ -52,6 +52,8 @@ export interface ServiceOptions {
   observeSessionUnavailable?: () => void;
   /** A page cache lookup, by its result. */
   observePageCache?: (result: PageCacheResult) => void;
+  /** A revalidation that could not reach Redis within its retries (given up). */
+  observePageCacheDropFailure?: () => void;
   /** The build's prerender run renders each page for keeps: no page cache. */
   prerendering?: boolean;
 }
@@ -69,8 +71,13 @@ export function createAppServices(options: ServiceOptions): AppServices {
     : createPageCache({
         maxBytes: env.PAGE_CACHE_MAX_MB * 1024 * 1024,
         redis,
+        redisMaxBytes: env.PAGE_CACHE_REDIS_MAX_MB * 1024 * 1024,
         observe: options.observePageCache,
         onError: (error) => logger.warn({ err: error }, "page cache: a background refresh or a shared drop failed"),
+        onDropGivenUp: (tag, error) => {
+          logger.error({ err: error, tag }, "page cache: a revalidation could not reach Redis for a minute and is given up; other replicas serve its pages until they expire");
+          options.observePageCacheDropFailure?.();
+        },
         detachedContext,
       });
   // revalidateTag() and revalidatePath() take no context: they reach every page cache of the process, as they reach every replica.
