@@ -13,6 +13,17 @@ export type PageCacheResult = "hit" | "stale" | "miss" | "bypass";
 /** PAGE_CACHE_REDIS_MAX_MB's default, in bytes. */
 const DEFAULT_REDIS_MAX_BYTES = 64 * 1024 * 1024;
 
+/** The `Cache-Status` of each answer (RFC 9211), so a hit is visible from outside. */
+export const CACHE_STATUS = {
+  hit: "outpost; hit",
+  stale: "outpost; fwd=stale",
+  miss: "outpost; fwd=miss; stored",
+  bypass: "outpost; fwd=bypass",
+} as const satisfies Record<PageCacheResult, string>;
+
+/** Keys whose background refresh was tried most: past it, the oldest backoffs are forgotten (a flood of failing keys). */
+const MAX_FAILED_REFRESHES = 10_000;
+
 /** Renders the request's answer onto `ctx` with the usual writers; resolves whether it may be kept (nobody personal). */
 export type RenderOnto = (ctx: Context) => Promise<boolean>;
 
@@ -46,6 +57,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   const shared = options.redis ? redisPageStore(options.redis, { maxBytes: options.redisMaxBytes ?? DEFAULT_REDIS_MAX_BYTES }) : undefined;
   const inflight = new Map<string, Promise<CacheEntry | undefined>>();
   const refreshing = new Set<string>();
+  /** Keys whose last background refresh could not be kept, until when none is tried again: its error was reported once. */
+  const refreshFailed = new Map<string, number>();
   /** When each tag was last dropped here: a render that began before must not store what it saw. */
   const droppedAt = new Map<string, number>();
   const observe = options.observe ?? (() => {});
@@ -96,19 +109,38 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return { entry, stored: dropped ? Promise.resolve() : write(plan.key, entry, readAt) };
   };
 
-  const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto) => {
-    if (refreshing.has(plan.key)) return;
+  const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto, entry: CacheEntry) => {
+    if (refreshing.has(plan.key) || (refreshFailed.get(plan.key) ?? 0) > Date.now()) return;
     refreshing.add(plan.key);
+    // A refresh that fails (its render error already reported) is not tried again for the rest of the stale window.
+    const failed = () => {
+      if (refreshFailed.size >= MAX_FAILED_REFRESHES) refreshFailed.clear();
+      refreshFailed.set(plan.key, entry.staleUntil);
+    };
     renderAndKeep(options.detachedContext(ctx), plan, render, readAts.get(entry))
-      .then((kept) => kept?.stored)
-      .catch((error: unknown) => options.onError?.(error))
+      .then((kept) => {
+        if (!kept) return failed();
+        refreshFailed.delete(plan.key);
+        return kept.stored;
+      })
+      .catch((error: unknown) => {
+        failed();
+        options.onError?.(error);
+      })
       .finally(() => refreshing.delete(plan.key));
   };
 
   const answerFrom = (ctx: Context, entry: CacheEntry) => {
     const now = Date.now();
-    writeStored(ctx, entry.stored, { Age: String(Math.max(0, Math.floor((now - entry.stored.storedAt) / 1000))) });
-    return entry.freshUntil > now ? "hit" : "stale";
+    const result = entry.freshUntil > now ? "hit" : "stale";
+    writeStored(ctx, entry.stored, String(Math.max(0, Math.floor((now - entry.stored.storedAt) / 1000))), CACHE_STATUS[result]);
+    return result;
+  };
+
+  /** Renders for this visitor only (not kept): answered as usual, said so in `Cache-Status` while its headers are unsent. */
+  const bypassed = (ctx: Context) => {
+    observe("bypass");
+    if (!ctx.res.headersSent) ctx.res.setHeader("Cache-Status", CACHE_STATUS.bypass);
   };
 
   const serve = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> => {
@@ -116,9 +148,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     if (pending) {
       const entry = await pending;
       if (entry) return observe(answerFrom(ctx, entry));
-      observe("bypass");
       await render(ctx);
-      return;
+      return bypassed(ctx);
     }
     let settle: (entry: CacheEntry | undefined) => void = () => {};
     const rendering = new Promise<CacheEntry | undefined>((resolve) => (settle = resolve));
@@ -132,15 +163,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (found) {
         kept = found;
         const result = answerFrom(ctx, found);
-        if (result === "stale") refresh(ctx, plan, render);
+        if (result === "stale") refresh(ctx, plan, render, found);
         return observe(result);
       }
       const rendered = await renderAndKeep(ctx, plan, render, readAt);
-      if (!rendered) return observe("bypass");
+      if (!rendered) return bypassed(ctx);
       ({ entry: kept, stored } = rendered);
       observe("miss");
       // Written again as every later visitor gets it: its own nonce, the stored ETag.
-      writeStored(ctx, kept.stored, { Age: "0" });
+      writeStored(ctx, kept.stored, "0", CACHE_STATUS.miss);
     } finally {
       settle(kept);
       void stored

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "koa";
 import { contentSecurityPolicy } from "../http/content-security-policy";
-import { createNonce } from "../http/nonce";
+import { createNonce, NONCE_LENGTH } from "../http/nonce";
 
 /**
  * A rendered answer kept to be served again: a page's whole HTML document, or the JSON data
@@ -13,9 +13,12 @@ import { createNonce } from "../http/nonce";
  *   page whose Cache-Control is `public`, answerData for its data answer) have put a whole body on
  *   `ctx`; returns the StoredAnswer, or undefined when the answer must not be kept (not a 200,
  *   a cookie set, a streamed body such as deferred values, no nonce found in a document's CSP).
- * - `writeStored(ctx, stored)`: answers the request with a stored answer: a fresh CSP nonce for
- *   this response (in the header and in every inline script), a weak ETag and 304, HEAD
- *   without a body, and the stored headers. The security headers that every response carries
+ *   A document must have been rendered with a nonce nobody was sent (createNonce()): where it
+ *   occurs is where the renderer wrote it, and only those offsets are rewritten later, so a
+ *   `nonce="…"` in page text is left as it is (docs/decisions/0074-stored-pages-fresh-nonce.md).
+ * - `writeStored(ctx, stored, age, cacheStatus)`: answers the request with a stored answer: a fresh
+ *   CSP nonce for this response (in the header and at each of the renderer's nonce offsets), a
+ *   weak ETag and 304, HEAD without a body, the stored headers, `Age` and `Cache-Status`. The security headers that every response carries
  *   come from the app's securityHeaders() middleware, as for any page.
  *   The body goes out from a copy of the stored bytes with the nonce written in, which takes
  *   another response's nonce only once its own response has finished.
@@ -27,8 +30,11 @@ export interface StoredAnswer {
   headers: Record<string, string>;
   /** The HTML or JSON, as written for the visitor who caused the render. */
   body: string;
-  /** The nonce the body's inline scripts carry; replaced by a fresh one on every write. Empty for data answers. */
-  nonce: string;
+  /**
+   * UTF-8 byte offsets of the nonce values the renderer wrote (each NONCE_LENGTH bytes, inside
+   * `nonce="…"`); a fresh nonce is written at each on every write. Absent for data answers.
+   */
+  nonceSlots?: number[];
   /** A weak validator over the stored body: every response of it means the same, byte for byte but for the nonce. */
   etag: string;
   /** When it was rendered (ms since the epoch). */
@@ -50,86 +56,91 @@ const NOT_KEPT = new Set([
 ]);
 
 const NONCE_IN_CSP = /'nonce-([^']+)'/;
+const ATTRIBUTE = 'nonce="';
 
-/** The whole body Koa would send, as text; undefined for a stream (a deferred page, a piped render). */
-function bodyText(ctx: Context): string | undefined {
+/** The whole body Koa would send, as bytes; undefined for a stream (a deferred page, a piped render). */
+function bodyBytes(ctx: Context): Buffer | undefined {
   if (!ctx.respond && ctx.respond !== undefined) return undefined;
   const { body } = ctx;
-  if (typeof body === "string") return body;
-  if (Buffer.isBuffer(body)) return body.toString("utf8");
+  if (typeof body === "string") return Buffer.from(body, "utf8");
+  if (Buffer.isBuffer(body)) return body;
   return undefined;
+}
+
+/** Where the renderer wrote `nonce` (a value nobody was sent yet), as byte offsets of the value. */
+function nonceOffsets(bytes: Buffer, nonce: string): number[] {
+  const attribute = Buffer.from(`${ATTRIBUTE}${nonce}"`, "latin1");
+  const slots: number[] = [];
+  for (let at = bytes.indexOf(attribute); at >= 0; at = bytes.indexOf(attribute, at + attribute.length)) slots.push(at + ATTRIBUTE.length);
+  return slots;
 }
 
 /** The rendered answer on `ctx`, to be kept; undefined when it must not be (see the module comment). */
 export function captureStored(ctx: Context, kind: StoredAnswer["kind"]): StoredAnswer | undefined {
   if (ctx.status !== 200 || ctx.response.get("Set-Cookie")) return undefined;
-  const body = bodyText(ctx);
-  if (body === undefined) return undefined;
-  let nonce = "";
+  const bytes = bodyBytes(ctx);
+  if (bytes === undefined) return undefined;
+  let nonceSlots: number[] | undefined;
   if (kind === "document") {
-    const found = NONCE_IN_CSP.exec(ctx.response.get("Content-Security-Policy"));
-    if (!found?.[1]) return undefined;
-    nonce = found[1];
+    const nonce = NONCE_IN_CSP.exec(ctx.response.get("Content-Security-Policy"))?.[1];
+    if (nonce?.length !== NONCE_LENGTH) return undefined;
+    nonceSlots = nonceOffsets(bytes, nonce);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (value === undefined || NOT_KEPT.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
   }
-  const etag = `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  return { kind, status: 200, headers, body, nonce, etag, storedAt: Date.now() };
+  const etag = `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
+  return { kind, status: 200, headers, body: bytes.toString("utf8"), nonceSlots, etag, storedAt: Date.now() };
 }
 
-/** A stored body as bytes with a slot of the fresh nonce's length wherever its nonce goes, and copies free to fill. */
+/** A stored body as bytes, the offsets its nonces go to, and copies free to fill. */
 interface BodyTemplate {
   bytes: Buffer;
-  /** Byte offsets of the nonce slots. */
+  /** Byte offsets of the nonce slots, each NONCE_LENGTH bytes. */
   slots: number[];
-  slotLength: number;
   free: Buffer[];
 }
 
 // Made on an answer's first write, so a hit costs writing the nonce into a copy of the bytes,
-// not a search of the text, its encoding, or a new buffer (which, for a big page, feeds the GC).
+// not its encoding or a new buffer (which, for a big page, feeds the GC).
 const templates = new WeakMap<StoredAnswer, BodyTemplate>();
 // Copies kept per answer between responses: a write to a reading client is done before the next
 // request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
 const FREE_COPIES = 2;
-const ATTRIBUTE = 'nonce="';
+const QUOTE = 0x22;
 
-function templateOf(stored: StoredAnswer, slotLength: number): BodyTemplate {
+/** Whether `slot` is the value of a whole `nonce="…"` attribute in `bytes`: an entry from elsewhere (Redis, a build) is checked once. */
+function isNonceSlot(bytes: Buffer, slot: number): boolean {
+  return (
+    Number.isInteger(slot) &&
+    slot >= ATTRIBUTE.length &&
+    slot + NONCE_LENGTH < bytes.length &&
+    bytes.toString("latin1", slot - ATTRIBUTE.length, slot) === ATTRIBUTE &&
+    bytes[slot + NONCE_LENGTH] === QUOTE
+  );
+}
+
+function templateOf(stored: StoredAnswer): BodyTemplate {
   const known = templates.get(stored);
-  if (known?.slotLength === slotLength) return known;
-  // Only the attribute as React and the deferred scripts write it: page text cannot contain it unescaped.
-  const texts = stored.kind === "document" ? stored.body.split(`${ATTRIBUTE}${stored.nonce}"`) : [stored.body];
-  const slot = Buffer.from(`${ATTRIBUTE}${" ".repeat(slotLength)}"`);
-  const parts: Buffer[] = [];
-  const slots: number[] = [];
-  let length = 0;
-  for (const [index, text] of texts.entries()) {
-    if (index > 0) {
-      slots.push(length + ATTRIBUTE.length);
-      parts.push(slot);
-      length += slot.length;
-    }
-    const piece = Buffer.from(text, "utf8");
-    parts.push(piece);
-    length += piece.length;
-  }
-  const bytes = Buffer.concat(parts, length);
+  if (known) return known;
+  const bytes = Buffer.from(stored.body, "utf8");
+  // A slot that is not where a nonce attribute is keeps its bytes: its script is refused by the CSP, never let through.
+  const slots = stored.kind === "document" ? (stored.nonceSlots ?? []).filter((slot) => isNonceSlot(bytes, slot)) : [];
   // The template is the first copy (only its slots ever change): an answer written once, as a
   // Redis hit is, costs no copy more than the template.
-  const template = { bytes, slots, slotLength, free: slots.length > 0 ? [bytes] : [] };
+  const template = { bytes, slots, free: slots.length > 0 ? [bytes] : [] };
   templates.set(stored, template);
   return template;
 }
 
-/** The stored body with a nonce nobody else was sent in each inline script's attribute. */
+/** The stored body with a nonce nobody else was sent at each of the renderer's nonce offsets. */
 function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer {
-  const template = templateOf(stored, fresh.length);
+  const template = templateOf(stored);
   if (template.slots.length === 0) return template.bytes;
   const copy = template.free.pop() ?? Buffer.from(template.bytes);
-  for (const slot of template.slots) copy.write(fresh, slot, "latin1");
+  for (const slot of template.slots) copy.write(fresh, slot, NONCE_LENGTH, "latin1");
   // By 'finish' the bytes are the kernel's: only then may the copy take another response's nonce.
   ctx.res.once("finish", () => {
     if (template.free.length < FREE_COPIES) template.free.push(copy);
@@ -137,12 +148,16 @@ function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffe
   return copy;
 }
 
-/** Answers the request with a stored answer (see the module comment); `extra` headers (Age, a cache's) are added. */
-export function writeStored(ctx: Context, stored: StoredAnswer, extra?: Record<string, string>): void {
+/**
+ * Answers the request with a stored answer (see the module comment). `age` is the `Age` header
+ * (a kept page's), `cacheStatus` the `Cache-Status` one (RFC 9211): constant strings on a hit.
+ */
+export function writeStored(ctx: Context, stored: StoredAnswer, age: string | undefined, cacheStatus: string): void {
   const { res } = ctx;
   ctx.status = stored.status;
   for (const [name, value] of Object.entries(stored.headers)) res.setHeader(name, value);
-  if (extra) for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
+  if (age !== undefined) res.setHeader("Age", age);
+  res.setHeader("Cache-Status", cacheStatus);
   res.setHeader("ETag", stored.etag);
   // Only a conditional request can be fresh: the others skip Koa's copy of every header.
   const conditional = ctx.req.headers["if-none-match"] !== undefined || ctx.req.headers["if-modified-since"] !== undefined;

@@ -6,7 +6,7 @@ import type { PageOutcome, RouteOutcome } from "../request/core/outcome";
 import type { RequestScope } from "../request/core/request-scope";
 import { deferState, skipDeferredErrors } from "./deferred/defer-values";
 import { encodeLines } from "./deferred/deferred-lines";
-import { createNonce, sharedPageNonce } from "../http/nonce";
+import { createNonce } from "../http/nonce";
 import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./page-cache";
 import { type DocumentOptions, type PageRender, startDocument } from "./render-document";
 import { writeRedirect } from "./resource-answer";
@@ -29,7 +29,12 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
   const assets = options.assetsFor(outcome.state.matches);
   const { status } = outcome;
   const headers = routeHeaders(options.routes, outcome.state);
+  // A cookie on the answer (set by any code, through any API) makes it this visitor's: never kept, never shared.
+  if (!context.personal && ctx.res.hasHeader("set-cookie")) context.personal = true;
   const cacheable = options.prerendering === true || isPublicPage(headers, status, context.personal);
+  // Whether the render reported an error (a boundary shown in place of a component, the render timed out): kept nowhere.
+  let failed = false;
+  const reportError = deferred ? skipDeferredErrors(onError) : onError;
   // A HEAD's body is never sent, so nobody receives a deferred value (a cached page's is in its ETag).
   if (ctx.method === "HEAD" && !cacheable) values?.audience.abort();
   const page: PageRender = {
@@ -39,11 +44,17 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
     routeHeaders: headers,
     personal: context.personal,
     assets,
-    // A cached page is the same for everybody: no per-request trace, a nonce of its URL's.
+    // A cached page is the same for everybody: no per-request trace. Its nonce is fresh too: a
+    // kept one's is replaced at the offsets the renderer wrote it (stored-page.ts), nowhere else.
     traceMeta: cacheable ? {} : (report?.traceMeta() ?? {}),
-    nonce: cacheable ? sharedPageNonce(options.manifest.buildId, ctx.url) : createNonce(),
+    nonce: createNonce(),
     scriptFor: options.scriptFor,
-    onError: deferred ? skipDeferredErrors(onError) : onError,
+    onError: cacheable
+      ? (error) => {
+          failed = true;
+          return reportError(error);
+        }
+      : reportError,
     deferred,
   };
   const render = await startDocument(ctx, page, options);
@@ -52,10 +63,10 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
     return;
   }
   if (cacheable && ctx.status === 200) {
-    answerCacheable(ctx, await collectDocument(render.pipe));
+    answerCacheable(ctx, await collectDocument(render.pipe), page.nonce);
     render.close(true);
-    if (values && !values.allResolved()) {
-      // It shows an error or a fallback where a value should be: right for this visitor, wrong to keep (here or in a CDN).
+    if (failed || (values && !values.allResolved())) {
+      // It shows an error or a fallback where a value or a component should be: right for this visitor, wrong to keep (here or in a CDN).
       scope.partial = true;
       ctx.res.setHeader("Cache-Control", "no-cache");
     }

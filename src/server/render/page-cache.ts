@@ -47,12 +47,25 @@ export function collectDocument(pipe: (destination: Writable) => void): Promise<
   });
 }
 
-/** A cacheable page's body with its ETag: 304 without a body when the visitor's copy is current. */
-export function answerCacheable(ctx: Context, body: Buffer): void {
-  ctx.etag = createHash("sha256").update(body).digest("base64url").slice(0, 27);
+/**
+ * A cacheable page's body with its ETag: 304 without a body when the visitor's copy is current.
+ * The ETag leaves out the nonce (fresh per response, so only the renderer wrote it), so every
+ * response of the same page has the same one.
+ */
+export function answerCacheable(ctx: Context, body: Buffer, nonce: string): void {
+  const hash = createHash("sha256");
+  const attribute = Buffer.from(`nonce="${nonce}"`, "latin1");
+  let from = 0;
+  for (let at = body.indexOf(attribute); at >= 0; at = body.indexOf(attribute, from)) {
+    hash.update(body.subarray(from, at));
+    from = at + attribute.length;
+  }
+  ctx.etag = hash.update(body.subarray(from)).digest("base64url").slice(0, 27);
   ctx.body = body;
   if (ctx.fresh) {
     ctx.status = 304;
     ctx.body = null;
+    // A 304 updates the headers of the copy the browser keeps, whose scripts carry an earlier nonce.
+    ctx.res.removeHeader("Content-Security-Policy");
   }
 }

@@ -7,15 +7,16 @@ import { type StoredAnswer, writeStored } from "../../../src/server/page-cache/s
 // A prerendered page and a cached one are written by writeStored, which reuses the bytes of a
 // finished response for the next one: a response still in flight must keep its own nonce.
 
-const STORED_NONCE = "built-nonce";
+const STORED_NONCE = "built-nonce-of-24-chars-";
 // Far more than the loopback socket's buffers hold, so a paused reader leaves most of it unsent.
 const FILLER = "x".repeat(32 * 1024 * 1024);
+const body = `<script nonce="${STORED_NONCE}">1</script><p>${FILLER}</p><script nonce="${STORED_NONCE}">2</script>`;
 const stored: StoredAnswer = {
   kind: "document",
   status: 200,
   headers: { "content-type": "text/html; charset=utf-8" },
-  body: `<script nonce="${STORED_NONCE}">1</script><p>${FILLER}</p><script nonce="${STORED_NONCE}">2</script>`,
-  nonce: STORED_NONCE,
+  body,
+  nonceSlots: [body.indexOf(STORED_NONCE), body.lastIndexOf(STORED_NONCE)],
   etag: 'W/"big"',
   storedAt: 0,
 };
@@ -43,7 +44,7 @@ describe("a stored answer's bytes reused across responses", () => {
 
   beforeAll(async () => {
     const app = new Koa();
-    app.use((ctx) => writeStored(ctx, stored));
+    app.use((ctx) => writeStored(ctx, stored, undefined, "outpost; hit"));
     server = app.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     port = (server.address() as AddressInfo).port;
