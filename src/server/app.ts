@@ -165,6 +165,7 @@ export function createApp(deps: AppDependencies): Koa {
       observeRender: deps.observeRender,
       services,
       pageCache: services.pageCache,
+      warn: (fields, message) => logger.warn(fields, message),
       ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       prerendering: prerendering !== undefined,
     }),

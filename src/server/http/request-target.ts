@@ -87,3 +87,13 @@ export function requestUrl(ctx: Context, pathname: string = ctx.path): URL {
   // Joined as text, not resolved: a path starting with // stays a path on this host.
   return new URL(`${origin}${pathname}${ctx.search}`);
 }
+
+/** The request's origin as `requestTarget` checked it (a forwarded one under TRUST_PROXY); undefined without that middleware. */
+export function requestOrigin(ctx: Context): string | undefined {
+  return (ctx.state as CheckedState).outpostOrigin;
+}
+
+/** Gives `to` (a background render of the same request) the origin `requestTarget` checked for `from`. */
+export function carryRequestTarget(from: Context, to: Context): void {
+  (to.state as CheckedState).outpostOrigin = (from.state as CheckedState).outpostOrigin;
+}

@@ -2,6 +2,8 @@ import type { Context } from "koa";
 import type { PageCachePolicy } from "../../shared/routing/module";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
+import { splitPath } from "../../shared/routing/match";
+import { requestOrigin } from "../http/request-target";
 import { parseSearch } from "../routing/search-params";
 import type { ClassifiedRequest } from "../request/core/classify";
 import type { AppRoutes } from "../routing/app-routes";
@@ -14,9 +16,22 @@ export interface CachePlan {
   policy: PageCachePolicy;
 }
 
-/** The tag every answer of one page path carries, so revalidatePath is a revalidateTag. */
+/** A page whose `cache.tags` function threw or gave a bad tag: it renders uncached, and the route is named. */
+export type BadCacheTags = (ctx: Context, route: string, error: unknown) => void;
+
+/** Whether the router reads `path` as another one (`/x/`, `//x`, `/x//y` are `/x`, `/x/y`): cheap, no allocation. */
+export function isCanonicalPath(path: string): boolean {
+  return !path.includes("//") && (path.length === 1 || !path.endsWith("/"));
+}
+
+/** The one spelling of a page path the router matches alike: no empty segments, no trailing slash. */
+export function canonicalPath(path: string): string {
+  return isCanonicalPath(path) ? path : `/${splitPath(path).join("/")}`;
+}
+
+/** The tag every answer of one page path carries, whatever its spelling, so revalidatePath is a revalidateTag. */
 export function pathTag(path: string): string {
-  return `path:${path}`;
+  return `path:${canonicalPath(path)}`;
 }
 
 /** The leaf page's cache declaration, if any. */
@@ -30,13 +45,39 @@ export function declaredCacheControl({ maxAge, staleWhileRevalidate = 0 }: PageC
   return `public, s-maxage=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`;
 }
 
+/** The page's declared tags, checked; throws what is wrong with them. */
+function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, routes: AppRoutes, querystring: string): readonly string[] {
+  if (typeof policy.tags !== "function") return policy.tags ?? [];
+  const schema = routes.serverHalf(leaf.id)?.searchParams;
+  const query = new URLSearchParams(querystring);
+  // A query the schema refuses never reaches here (see cachePlan).
+  const search = schema ? parseSearch(schema, query, leaf.id) : query.toString();
+  const tags: unknown = policy.tags({ params: leaf.params, search });
+  if (!Array.isArray(tags)) throw new TypeError(`cache.tags must return a list of tags, not ${typeof tags}`);
+  for (const tag of tags) checkCacheTag(tag);
+  return tags as string[];
+}
+
+/** Whether the page's schema takes the query (a page answers a refused one itself, uncached). */
+function queryTaken(routes: AppRoutes, leaf: RouteMatch, querystring: string): boolean {
+  const schema = routes.serverHalf(leaf.id)?.searchParams;
+  if (!schema) return true;
+  try {
+    parseSearch(schema, new URLSearchParams(querystring), leaf.id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The cache key and tags of a GET or HEAD for a page that declares `cache`; undefined for any
- * other request, and for a query its schema refuses (the page answers that itself). The query
- * counts as its schema parses it (so `?b=1&a=2` and `?a=2&b=1` are one entry), or whole when
- * the page has none; a data request's key also names the routes it asked for.
+ * other request, for a query its schema refuses (the page answers that itself), and for tags
+ * its `cache.tags` could not give (`onBadTags` is told). The key holds everything the render
+ * reads of the request but its headers: the origin (a page may read `url.origin`), the path and
+ * the raw query exactly as the page sees them; a data request's key also names the routes it asked for.
  */
-export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppRoutes, build: string): CachePlan | undefined {
+export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppRoutes, build: string, onBadTags?: BadCacheTags): CachePlan | undefined {
   // A read the switch let through is a GET or a HEAD (anything else was refused 405).
   if (request.op !== "read" || request.format === "resource" || !request.matched) return undefined;
   if (request.format === "data" && !request.requested?.ok) return undefined;
@@ -44,22 +85,19 @@ export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppR
   const policy = cachePolicyOf(routes, matches);
   if (!policy) return undefined;
   const leaf = matches[matches.length - 1] as RouteMatch;
-  const schema = routes.serverHalf(leaf.id)?.searchParams;
-  const query = new URLSearchParams(ctx.querystring);
-  let search: unknown;
-  if (schema) {
-    try {
-      search = parseSearch(schema, query, leaf.id);
-    } catch {
-      return undefined;
-    }
-  } else {
-    query.sort();
-    search = query.toString();
+  const { querystring } = ctx;
+  let tags: readonly string[];
+  try {
+    tags = declaredTags(policy, leaf, routes, querystring);
+  } catch (error) {
+    // The schema refused the query: the page shows the 400 itself. Anything else is the declaration's fault.
+    if (queryTaken(routes, leaf, querystring)) onBadTags?.(ctx, request.matched.pattern, error);
+    return undefined;
   }
+  if (typeof policy.tags !== "function" && !queryTaken(routes, leaf, querystring)) return undefined;
   const requested = request.format === "data" && request.requested?.ok && request.requested.only ? [...request.requested.only].sort().join(",") : "";
-  const key = `${build}|${request.format}|${request.pagePath}|${JSON.stringify(search) ?? ""}|${requested}`;
-  const declared = typeof policy.tags === "function" ? policy.tags({ params: leaf.params, search }) : (policy.tags ?? []);
-  for (const tag of declared) checkCacheTag(tag);
-  return { kind: request.format, key, tags: [...declared, pathTag(request.pagePath)], policy };
+  // The build first, then `|` (the Redis store scopes its bookkeeping by it); the rest joined by
+  // line feeds, which no request target holds, so no path or query can pass for another's.
+  const key = `${build}|${request.format}\n${requestOrigin(ctx) ?? ""}\n${request.pagePath}\n${querystring}\n${requested}`;
+  return { kind: request.format, key, tags: [...tags, pathTag(request.pagePath)], policy };
 }

@@ -4,7 +4,9 @@ import path from "node:path";
 import type { Context } from "koa";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
+import { canonicalPath, isCanonicalPath } from "../page-cache/cache-plan";
 import { type StoredAnswer, writeStored } from "../page-cache/stored-page";
+import { redirectToCanonical } from "../request/canonical-path";
 import type { ClassifiedRequest } from "../request/core/classify";
 
 /** Where a build keeps its prerendered pages, beside its other outputs. */
@@ -53,13 +55,22 @@ function withServerConfig(document: StoredAnswer, built: string, served: string)
   const parts = document.body.split(configPart(built));
   if (parts.length !== 2) return undefined;
   const etag = `W/"${createHash("sha256").update(`${document.etag}\0${served}`).digest("base64url").slice(0, 27)}"`;
-  return { ...document, body: parts.join(configPart(served)), etag };
+  // The nonces after the config move by the difference in its length, in bytes.
+  const at = Buffer.byteLength(parts[0] as string);
+  const shift = Buffer.byteLength(configPart(served)) - Buffer.byteLength(configPart(built));
+  const nonceSlots = document.nonceSlots?.map((slot) => (slot > at ? slot + shift : slot));
+  return { ...document, body: parts.join(configPart(served)), etag, nonceSlots };
 }
+
+/** What the `Cache-Status` of a prerendered answer says (RFC 9211). */
+const PRERENDERED_STATUS = "outpost; hit; detail=prerendered";
 
 /**
  * Answers a page read (GET, HEAD, document or data request) of a prerendered URL from the build,
  * without running any loader; true when it did. A page whose document could not take this
- * server's config is left to render.
+ * server's config is left to render. Another spelling of its path that the router matches alike
+ * (`/x/`, `//x`) is found too: a document request is redirected (308) to the page's own path, a
+ * data request answered from the build.
  */
 export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfig): (ctx: Context, request: ClassifiedRequest) => boolean {
   const served = serializeAsScriptValue(config);
@@ -71,10 +82,13 @@ export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfi
   return (ctx, request) => {
     // A read the switch let through is a GET or a HEAD (anything else was refused 405).
     if (request.op !== "read" || request.format === "resource") return false;
-    const page = byPath.get(request.pagePath);
+    const { pagePath } = request;
+    const canonical = isCanonicalPath(pagePath);
+    const page = byPath.get(canonical ? pagePath : canonicalPath(pagePath));
     // The pattern too: a diagnostics page is matched (so served) only while they are enabled.
     if (!page || page.pattern !== request.matched?.pattern) return false;
-    writeStored(ctx, request.format === "document" ? page.document : page.data);
+    if (request.format === "document" && !canonical) redirectToCanonical(ctx, pagePath);
+    else writeStored(ctx, request.format === "document" ? page.document : page.data, undefined, PRERENDERED_STATUS);
     return true;
   };
 }

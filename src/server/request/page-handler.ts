@@ -4,12 +4,13 @@ import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/route-label";
 import type { RequestReport } from "../monitoring/request-monitoring";
-import { cachePlan } from "../page-cache/cache-plan";
-import type { PageCache } from "../page-cache/page-cache";
+import { type BadCacheTags, cachePlan, cachePolicyOf, isCanonicalPath } from "../page-cache/cache-plan";
+import { CACHE_STATUS, type PageCache } from "../page-cache/page-cache";
 import { payloadScript } from "../render/payload-script";
 import { routeAssets } from "../render/route-assets";
 import { SessionStoreUnavailableError } from "../sessions/session-store";
 import { type ClassifiedRequest, type ClassifyOptions, classify } from "./core/classify";
+import { redirectToCanonical } from "./canonical-path";
 import { type ActionGuards, refusedByGuards } from "./guards";
 import type { MaybePromise } from "./core/maybe-promise";
 import type { RouteOutcome } from "./core/outcome";
@@ -28,6 +29,8 @@ export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
   pageCache?: PageCache;
   /** Answers a prerendered URL from the build (true when it did), before any loader. */
   prerendered?: (ctx: Context, request: ClassifiedRequest) => boolean;
+  /** A configuration mistake worth one line (a page's `cache.tags` that cannot give tags). */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 /** The prerender run's outcomes by page path. */
@@ -48,6 +51,14 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
   const { guards, pageCache } = options;
   // The build's prerender run asks each page twice (document, data answer): one run of its loaders serves both.
   const resolved: ResolvedOutcomes | undefined = options.prerendering ? new Map() : undefined;
+  // Once per route: a page whose tags fail fails on every request.
+  const warnedTags = new Set<string>();
+  const onBadTags: BadCacheTags = (ctx, route, error) => {
+    ctx.res.setHeader("Cache-Status", `${CACHE_STATUS.bypass}; detail=bad-tags`);
+    if (warnedTags.has(route)) return;
+    warnedTags.add(route);
+    options.warn?.({ route, err: error }, "page cache: the page's cache.tags gave no valid tags; it renders uncached");
+  };
 
   const handle = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
     if (plan.refuse(ctx, request, write.build)) return;
@@ -55,7 +66,11 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       named(ctx, request, options);
       return;
     }
-    const cached = pageCache && cachePlan(ctx, request, options.routes, write.build);
+    if (pageCache && !isCanonicalPath(request.pagePath) && kept(request, options)) {
+      named(ctx, request, options);
+      return redirectToCanonical(ctx, request.pagePath);
+    }
+    const cached = pageCache && cachePlan(ctx, request, options.routes, write.build, onBadTags);
     if (cached) {
       // Named before the lookup: a kept answer is logged and measured under its pattern too.
       const report = named(ctx, request, options);
@@ -76,6 +91,11 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     if (!plan.guarded) return handle(ctx, request, plan);
     return refusedByGuards(ctx, request, guards, options.routes).then((refused) => (refused ? undefined : handle(ctx, request, plan)));
   };
+}
+
+/** Whether the request reads the document of a page the cache keeps (a GET or HEAD: the switch let no other read through). */
+function kept(request: ClassifiedRequest, options: PageHandlerOptions): boolean {
+  return request.op === "read" && request.format === "document" && request.matched !== null && cachePolicyOf(options.routes, request.matched.matches) !== undefined;
 }
 
 /** Names the request and builds its scope (the request context, error reporting). */

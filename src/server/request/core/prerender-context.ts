@@ -4,14 +4,42 @@ import type { RequestCookies, Session } from "../../../shared/routing/request";
 import { PageRequestContext, type RequestServices } from "./request-context";
 import { PrerenderError } from "./prerender-error";
 
-/** The page's URL at build: its path only, and reading the query (none at build) is refused. */
+/**
+ * The page's URL at build: its path only. Reading the query (none at build) or the origin (the
+ * build's own private address, not the site's) is refused, and so is anything holding them.
+ */
 function pathOnlyUrl(url: URL, refuse: (read: string) => never): URL {
+  const origin = (part: string) => refuse(`the origin (url.${part}): at build it is the build machine's address, not the site's`);
   return new (class extends URL {
     override get search(): string {
       return refuse("the query (url.search)");
     }
     override get searchParams(): URLSearchParams {
       return refuse("the query (url.searchParams)");
+    }
+    override get origin(): string {
+      return origin("origin");
+    }
+    override get host(): string {
+      return origin("host");
+    }
+    override get hostname(): string {
+      return origin("hostname");
+    }
+    override get port(): string {
+      return origin("port");
+    }
+    override get protocol(): string {
+      return origin("protocol");
+    }
+    override get href(): string {
+      return origin("href");
+    }
+    override toString(): string {
+      return origin("href");
+    }
+    override toJSON(): string {
+      return origin("href");
     }
   })(url.pathname, url.origin);
 }

@@ -29,6 +29,9 @@ export interface RequestServices {
 
 const COOKIE_DEFAULTS = { httpOnly: true, sameSite: "lax", path: "/" } as const;
 
+/** Request headers that say who asks: reading one makes the answer this visitor's (`personal`). */
+const PERSONAL_HEADERS = new Set(["cookie", "authorization"]);
+
 /**
  * One request's context for its middleware, loaders and action. Built once per request; what
  * costs something (the URL, cookies, the session) is made on first use, so a page that never
@@ -62,7 +65,10 @@ export class PageRequestContext implements RequestContext {
     this.#sessions = services.sessions;
   }
 
-  readonly header = (name: string): string => this.#ctx.get(name);
+  readonly header = (name: string): string => {
+    if (PERSONAL_HEADERS.has(name.toLowerCase())) this.personal = true;
+    return this.#ctx.get(name);
+  };
 
   readonly reportFeedback = (feedback: UserFeedback): boolean => {
     const send = this.services.userFeedback;
@@ -81,8 +87,15 @@ export class PageRequestContext implements RequestContext {
     return method === "HEAD" ? "GET" : method;
   }
 
+  /** The request's headers; reading a personal one (by name, or by listing them all) makes the answer personal, as `header()` does. */
   get headers(): Readonly<Record<string, string | string[] | undefined>> {
-    return this.#ctx.headers;
+    const headers = this.#ctx.headers;
+    return new Proxy(headers, {
+      get: (target, name) => {
+        if (typeof name === "string" && PERSONAL_HEADERS.has(name) && name in target) this.personal = true;
+        return Reflect.get(target, name);
+      },
+    });
   }
 
   get body(): unknown {
@@ -132,8 +145,14 @@ export class PageRequestContext implements RequestContext {
       status: (code) => {
         this.chosenStatus = code;
       },
-      setHeader: (name, value) => applyHeader(this.#ctx, name, value, "set"),
-      appendHeader: (name, value) => applyHeader(this.#ctx, name, value, "append"),
+      setHeader: (name, value) => {
+        if (name.toLowerCase() === "set-cookie") this.personal = true;
+        applyHeader(this.#ctx, name, value, "set");
+      },
+      appendHeader: (name, value) => {
+        if (name.toLowerCase() === "set-cookie") this.personal = true;
+        applyHeader(this.#ctx, name, value, "append");
+      },
     };
     return this.#response;
   }
