@@ -8,8 +8,8 @@ import { canonicalPath } from "../page-cache/cache-plan";
 export function redirectToCanonical(ctx: Context, pagePath: string): void {
   // A backslash escaped: browsers read a Location starting "/\" as another host's.
   const location = canonicalPath(pagePath).replaceAll("\\", "%5C") + ctx.search;
-  ctx.status = 308;
   ctx.body = null;
+  ctx.status = 308;
   // Said outright so that HEAD carries it too (Koa adds it only to a GET's empty body).
   ctx.length = 0;
   ctx.set("Location", location);

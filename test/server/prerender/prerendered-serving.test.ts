@@ -86,9 +86,38 @@ describe("prerendered pages served from the build", () => {
     try {
       // Diagnostics off: the prerendered diagnostics page is not served (the app's not-found page).
       expect((await page(plain, "/diagnostics/prerendered")).response.status).toBe(404);
-      expect((await page(plain, "/static/first")).text).toContain('"diagnostics":false');
+      const other = await page(plain, "/static/first");
+      expect(other.text).toContain('"diagnostics":false');
+      // The config's length changed: every inline script still carries this response's nonce.
+      const nonce = nonceOf(other.response.headers.get("content-security-policy"));
+      const scripts = [...other.text.matchAll(/<script[^>]* nonce="([^"]*)"/g)].map((found) => found[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(new Set(scripts)).toEqual(new Set([nonce]));
     } finally {
       await plain.stop();
     }
   }, 30_000);
+
+  it("says it is prerendered (Cache-Status), goes out with Cache-Control: no-cache, and is found under another spelling of its path", async () => {
+    const server = replicas[1] as ServerProcess;
+    const { response } = await page(server, "/diagnostics/prerendered");
+    expect(response.headers.get("cache-status")).toBe("outpost; hit; detail=prerendered");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    const port = Number(new URL(server.url).port);
+    for (const [asked, canonical] of [
+      ["/diagnostics/prerendered/", "/diagnostics/prerendered"],
+      ["//diagnostics/prerendered?a=1", "/diagnostics/prerendered?a=1"],
+      ["/diagnostics//prerendered", "/diagnostics/prerendered"],
+    ]) {
+      for (const method of ["GET", "HEAD"]) {
+        const answer = await send(port, asked as string, { method });
+        expect(answer.status).toBe(308);
+        expect(answer.headers.location).toBe(canonical);
+      }
+    }
+    const data = await fetch(`${server.url}/__data/static/second/`, { headers: { [BUILD_HEADER]: buildId } });
+    expect(data.headers.get("cache-status")).toBe("outpost; hit; detail=prerendered");
+    expect(((await data.json()) as { state: { data: Record<string, { slug: string }> } }).state.data.Static?.slug).toBe("second");
+    expect(server.output.join("\n")).not.toContain("static loader ran");
+  });
 });

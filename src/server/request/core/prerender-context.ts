@@ -9,7 +9,8 @@ import { PrerenderError } from "./prerender-error";
  * build's own private address, not the site's) is refused, and so is anything holding them.
  */
 function pathOnlyUrl(url: URL, refuse: (read: string) => never): URL {
-  const origin = (part: string) => refuse(`the origin (url.${part}): at build it is the build machine's address, not the site's`);
+  // At build the origin is the build machine's private address, not the site's.
+  const origin = (part: string) => refuse(`the origin (url.${part})`);
   return new (class extends URL {
     override get search(): string {
       return refuse("the query (url.search)");
