@@ -27,7 +27,12 @@ describe.skipIf(!redisAvailable)("a drop retried against a Redis that is gone", 
   it("is tried for a bounded time, then given up once, counted, and never tried again", async () => {
     const store = redisPageStore(connection, { maxBytes: 1024 * 1024 });
     let tries = 0;
-    const counted = { dropTag: (tag: string) => (tries++, store.dropTag(tag)) };
+    const counted = {
+      dropTag: (tag: string) => {
+        tries++;
+        return store.dropTag(tag);
+      },
+    };
     const givenUp: string[] = [];
     const errors: unknown[] = [];
     const drops = retriedDrops(counted, { retryMs: RETRY_MS, giveUpMs: GIVE_UP_MS, onError: (error) => errors.push(error), onGiveUp: (tag) => givenUp.push(tag) });
