@@ -15,7 +15,7 @@ const EXPECTED = {
   heading: { color: "rgb(29, 78, 216)", fontWeight: "700" },
 };
 
-type Styles = Record<keyof typeof EXPECTED, Record<string, string>>;
+type Styles = Record<keyof typeof EXPECTED, Record<string, string | undefined>>;
 
 /** The computed styles EXPECTED names, read from the page as it is now. */
 function computedStyles(page: Page): Promise<Styles> {
@@ -49,7 +49,7 @@ const renderBlocking = (page: Page) =>
   );
 
 /** The stylesheets the server's HTML links, in order. */
-const stylesheetsIn = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]);
+const stylesheetsIn = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1] ?? "");
 
 // A page styled by a CSS Module (composes within the file and from another), Tailwind CSS v4 and
 // global CSS is styled on its first paint from the server's HTML, with JavaScript off and on, and

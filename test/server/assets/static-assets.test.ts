@@ -24,7 +24,7 @@ it("serves the hashed entry script with immutable caching", async () => {
 
 it("serves the hashed stylesheet", async () => {
   // One stylesheet per CSS file, under styles/: the root layout's (test/fixtures/app/styles.css).
-  const [style] = app.deps.assets.manifest.routes.Layout.styles;
+  const [style] = app.deps.assets.manifest.routes.Layout?.styles ?? [];
   expect(style).toMatch(/^\/assets\/styles\/test_fixtures_app_styles-[A-Z0-9]{8}\.css$/);
   const response = await fetch(`${app.url}${style}`);
   expect(response.status).toBe(200);

@@ -1,0 +1,12 @@
+import type { Metafile } from "esbuild";
+import type { StyleTransform } from "./style-transform.mjs";
+
+export function stylesheetName(root: string, file: string): string;
+export function buildStylesheets(options: {
+  root: string;
+  assetsDir: string;
+  files: string[];
+  transform: StyleTransform;
+  production: boolean;
+  write?: boolean;
+}): Promise<{ outputs: Map<string, string>; metafile: Metafile }>;
