@@ -37,7 +37,8 @@ function pathsOf(routes: readonly RouteConfig[], parent = ""): string[] {
 }
 
 // Differ between any two requests, whatever the method: the date, a page's nonce, the framing.
-const VOLATILE = new Set(["date", "content-security-policy", "transfer-encoding", "connection", "keep-alive", "set-cookie"]);
+// Cache-Status too: of a GET and a HEAD sent together to a kept page, one renders and the other waits for that render.
+const VOLATILE = new Set(["date", "content-security-policy", "transfer-encoding", "connection", "keep-alive", "set-cookie", "cache-status"]);
 
 function comparable(headers: IncomingHttpHeaders): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
