@@ -23,6 +23,7 @@ const routes = await loadAppRoutes({
     route("test/lang/:lang", "test/lang.tsx"),
     route("test/greets", "test/greets.tsx"),
     route("test/sets-cookie", "test/sets-cookie.tsx"),
+    route("test/lists-headers", "test/lists-headers.tsx"),
     route("test/spelled/:id?", "test/spelled.tsx"),
   ],
   files: {
@@ -46,6 +47,10 @@ const routes = await loadAppRoutes({
     "test/greets.tsx": {
       module: { default: Shown },
       server: { cache: { maxAge: 60 }, load: ({ header }) => ({ hello: /who=(\w+)/.exec(header("cookie"))?.[1] ?? "nobody", id: `${Math.random()}` }) },
+    },
+    "test/lists-headers.tsx": {
+      module: { default: Shown },
+      server: { cache: { maxAge: 60 }, load: ({ headers }) => ({ names: Object.keys({ ...headers }).sort().join(" "), id: `${Math.random()}` }) },
     },
     "test/sets-cookie.tsx": {
       module: { default: Shown },
@@ -121,6 +126,16 @@ describe("a kept page that depends on who asks", () => {
     const stranger = await get("/test/greets");
     expect(shown(stranger).hello).toBe("nobody");
     expect(results).toEqual(["bypass", "bypass"]);
+  });
+
+  it("reading every header (headers) makes it personal when a cookie is among them", async () => {
+    results.length = 0;
+    const withCookie = await get("/test/lists-headers", { Cookie: "who=alice" });
+    expect(shown(withCookie).names).toContain("cookie");
+    expect(withCookie.headers["cache-control"]).toBe("private, no-store");
+    const without = await get("/test/lists-headers");
+    expect(shown(without).names).not.toContain("cookie");
+    expect(results).toEqual(["bypass", "miss"]);
   });
 
   it("a Set-Cookie set by its middleware through response.setHeader makes it private, no-store and never kept", async () => {
