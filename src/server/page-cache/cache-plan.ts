@@ -50,7 +50,8 @@ function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, routes: AppRout
   if (typeof policy.tags !== "function") return policy.tags ?? [];
   const schema = routes.serverHalf(leaf.id)?.searchParams;
   const query = new URLSearchParams(querystring);
-  // A query the schema refuses never reaches here (see cachePlan).
+  // A query the schema refuses throws here too: cachePlan tells it apart. Without a schema, the whole query, sorted.
+  if (!schema) query.sort();
   const search = schema ? parseSearch(schema, query, leaf.id) : query.toString();
   const tags: unknown = policy.tags({ params: leaf.params, search });
   if (!Array.isArray(tags)) throw new TypeError(`cache.tags must return a list of tags, not ${typeof tags}`);
