@@ -64,7 +64,8 @@ describe("data requests", () => {
           { id: "test/item", params: { id: "42" } },
         ],
         data: { "test/item": { id: "42" } },
-        styles: app.deps.assets.manifest.entry.styles,
+        // The entry's, then the root layout's (it imports the fixture's styles.css); the item page imports none.
+        styles: [...app.deps.assets.manifest.entry.styles, ...(app.deps.assets.manifest.routes.Layout?.styles ?? [])],
       },
     });
   });
