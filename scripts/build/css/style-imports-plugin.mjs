@@ -2,6 +2,7 @@
 // CSS Module its class names (the same in both builds, from one transform), any other stylesheet
 // nothing. The CSS itself is built apart, one stylesheet per file (stylesheets.mjs), and linked
 // per route from the import graph (route-styles.mjs).
+import { readFileSync } from "node:fs";
 import { toEsbuildError } from "./css-error.mjs";
 import { CSS_MODULE } from "./css-modules.mjs";
 import { OTHER_STYLESHEET, otherStylesheetError } from "./style-transform.mjs";
@@ -39,7 +40,8 @@ export function classNameDisagreement(serverClasses, clientClasses, root) {
     if (!client) continue;
     for (const name of new Set([...Object.keys(server), ...Object.keys(client)])) {
       if (server[name] !== client[name]) {
-        return `${file.slice(root.length + 1)}: .${name} is "${server[name]}" in the server's build but "${client[name]}" in the browser's`;
+        const line = readFileSync(file, "utf8").split("\n").findIndex((text) => text.includes(`.${name}`)) + 1;
+        return `${file.slice(root.length + 1)}${line > 0 ? `:${line}` : ""}: .${name} is "${server[name]}" in the server's build but "${client[name]}" in the browser's`;
       }
     }
   }
