@@ -101,7 +101,9 @@ export async function payload() {
   const sentryChunk = await group(sentryUrls);
   const tracingUrls = startUrls("tracing");
   const tracingChunk = await group(tracingUrls);
-  const css = await group(manifest.entry.styles);
+  // The stylesheets / links: the entry's, the root layout's, the home page's (route-assets.ts).
+  const rootId = routeModules(ROOT, APP_DIR, config).find((module) => module.file === config.root)?.id;
+  const css = await group([...new Set([...manifest.entry.styles, ...(manifest.routes[rootId]?.styles ?? []), ...(manifest.routes[home?.id]?.styles ?? [])])]);
   const plus = (chunk) => Object.fromEntries(Object.keys(initial).map((k) => [k, initial[k] + chunk[k]]));
   const withSentry = plus(sentryChunk);
   const row = (label, s, split = true) => [
