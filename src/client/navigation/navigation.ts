@@ -7,11 +7,10 @@ import { holds, released } from "./blocking";
 import type { RouteAnswer } from "./core/fetch-route-data";
 import { leave } from "./core/leave";
 import { PAGE } from "./core/requests";
-import { loadStylesheets } from "./core/stylesheets";
 import * as transition from "./core/transitions";
 import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
-import { type HistoryMode, idsOf, type RouterCore } from "./router-core";
+import { type HistoryMode, pageAssets, type RouterCore } from "./router-core";
 import { show } from "./view-transition";
 
 // A redirect loop ends in a full page load, where the browser's own limit applies.
@@ -75,8 +74,7 @@ export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirect
     if (answer.kind === "reload") return leaveForDocument(core, url.href);
     // The redirecting URL never became an entry of its own: a push stays a push.
     if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1, intent);
-    // The page shows once its code and its stylesheets are here: never a frame unstyled.
-    await Promise.all([core.routes.load(idsOf(answer.state)), loadStylesheets(core.env.document, answer.state.styles)]);
+    await pageAssets(core, answer.state);
   } catch {
     // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
     if (ticket.isCurrent() && !ticket.signal.aborted) leaveForDocument(core, url.href);

@@ -1,8 +1,7 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { prefetchStylesheets } from "./core/stylesheets";
 import { routesToLoad } from "./should-revalidate";
-import { currentPath, type HistoryMode, idsOf, type RouterCore } from "./router-core";
+import { currentPath, type HistoryMode, pageAssets, type RouterCore } from "./router-core";
 
 // An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.
 export const prefetchKey = (url: URL, routes: readonly string[] | undefined, generation: number) =>
@@ -34,11 +33,5 @@ export function prefetch(core: RouterCore, to: string): void {
   if (core.prefetched.has(key)) return;
   const answer = core.data.load(url, undefined, routes);
   core.prefetched.set(key, answer);
-  answer
-    .then((value) => {
-      if (value.kind !== "state") return;
-      prefetchStylesheets(core.env.document, value.state.styles);
-      return core.routes.load(idsOf(value.state));
-    })
-    .catch(() => {});
+  answer.then((value) => (value.kind === "state" ? pageAssets(core, value.state, "prefetch") : undefined)).catch(() => {});
 }

@@ -4,6 +4,7 @@ import type { ClientRoutes } from "./core/client-routes";
 import type { RouterEnvironment } from "./core/environment";
 import type { RouteData } from "./core/fetch-route-data";
 import type { Requests } from "./core/requests";
+import { fetchStylesheets } from "./core/stylesheets";
 import type { RouterStore } from "./core/router-store";
 import type { DataFreshness } from "./data-freshness";
 import type { PrefetchCache } from "./prefetch-cache";
@@ -28,6 +29,10 @@ export interface RouterCore {
 export type HistoryMode = "push" | "replace" | "pop" | "none";
 
 export const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
+
+/** A page's route chunks and the stylesheets the document lacks: a page is committed once both are here, so never unstyled. */
+export const pageAssets = ({ routes, env }: RouterCore, state: RouteState, rel: "preload" | "prefetch" = "preload") =>
+  Promise.all([routes.load(idsOf(state)), fetchStylesheets(env.document, state.styles, rel)]);
 
 /** The path and query on screen. */
 export const currentPath = ({ store }: RouterCore) => store.state.location.pathname + store.state.location.search;

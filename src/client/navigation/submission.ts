@@ -4,9 +4,8 @@ import type { NavigateOptions } from "../../shared/navigation/router-context";
 import type { RouteAnswer } from "./core/fetch-route-data";
 import { commit, followAction } from "./navigation";
 import { PAGE } from "./core/requests";
-import { loadStylesheets } from "./core/stylesheets";
 import * as transition from "./core/transitions";
-import { currentPath, idsOf, type RouterCore } from "./router-core";
+import { currentPath, pageAssets, type RouterCore } from "./router-core";
 
 /**
  * A `<Form>`'s submission to a page's action, on the page's channel: it supersedes a pending
@@ -35,7 +34,7 @@ export async function submit(
       await followAction(core, answer.location, url, intent);
       return "done";
     }
-    if (answer.kind === "state") await Promise.all([core.routes.load(idsOf(answer.state)), loadStylesheets(core.env.document, answer.state.styles)]);
+    if (answer.kind === "state") await pageAssets(core, answer.state);
   } catch {
     answer = { kind: "reload" };
   }

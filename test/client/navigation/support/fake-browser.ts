@@ -57,12 +57,12 @@ export interface FakeLink {
   remove(): void;
 }
 
-/** The head's links; `querySelectorAll` knows the `link[attribute="value"]` selectors, comma-separated. */
+/** The head's links; `querySelectorAll` knows `[attribute=value]` selectors, comma-separated. */
 function fakeHead() {
   const links: FakeLink[] = [];
   const matches = (link: FakeLink, selector: string) =>
     selector.split(",").some((one) => {
-      const [, name, value] = /^link\[(\w+)="([^"]*)"\]$/.exec(one.trim()) ?? [];
+      const [, name, value] = /^\[(\w+)=([\w-]+)\]$/.exec(one.trim()) ?? [];
       return name !== undefined && link.getAttribute(name as "rel") === value;
     });
   const createLink = (): FakeLink => ({
