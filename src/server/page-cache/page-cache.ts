@@ -45,6 +45,8 @@ export interface PageCacheOptions {
 
 export interface PageCache extends PageCacheService {
   serve(ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void>;
+  /** What this process holds: the bytes its memory store counts, and per-key state that empties once no render runs. */
+  bookkeeping(): { keptBytes: number; keptKeys: number; inflight: number; refreshing: number; refreshFailed: number; droppedTags: number };
 }
 
 /**
@@ -196,5 +198,14 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     await sharedDrops?.drop(tag);
   };
 
-  return { serve, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
+  const bookkeeping = () => ({
+    keptBytes: local.keptBytes,
+    keptKeys: local.keys,
+    inflight: inflight.size,
+    refreshing: refreshing.size,
+    refreshFailed: refreshFailed.size,
+    droppedTags: droppedAt.size,
+  });
+
+  return { serve, bookkeeping, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
 }

@@ -17,15 +17,34 @@ export interface PageStore {
   dropTag(tag: string): Promise<void>;
 }
 
-/** The size an entry is counted at against the budget, in bytes: its body (text and bytes) and headers. */
-export function entryBytes(entry: CacheEntry): number {
-  // The text as V8 may hold it (two bytes a character at worst) and its UTF-8 copy made for writing (stored-page.ts).
-  const { body } = entry.stored;
-  return 2 * body.length + Buffer.byteLength(body) + JSON.stringify(entry.stored.headers).length + 256;
+/** The objects around an entry's strings and bytes: the entry, its answer and headers object, the LRU's node, its tag set members. */
+const ENTRY_OVERHEAD = 1_024;
+/** A character past Latin-1: V8 then holds the whole text two bytes a character. */
+const TWO_BYTE = /[\u0100-\uffff]/;
+
+/**
+ * The bytes an entry keeps in this process, counted against the budget: its text as V8 holds
+ * it, its UTF-8 bytes (twice for a document: stored-page.ts keeps one copy free to take the next
+ * nonce), its key, tags and headers (two bytes a character at worst), and the objects around them.
+ */
+export function entryBytes(entry: CacheEntry, key = ""): number {
+  const { body, headers, kind } = entry.stored;
+  const text = body.length * (TWO_BYTE.test(body) ? 2 : 1);
+  const bytes = Buffer.byteLength(body) * (kind === "document" ? 2 : 1);
+  let names = key.length;
+  for (const tag of entry.tags) names += tag.length;
+  for (const [name, value] of Object.entries(headers)) names += name.length + value.length + 32;
+  return text + bytes + 2 * names + 8 * (entry.stored.nonceSlots?.length ?? 0) + ENTRY_OVERHEAD;
+}
+
+/** The in-process store, with the bytes it counts as kept (never above its budget). */
+export interface LocalPageStore extends PageStore {
+  readonly keptBytes: number;
+  readonly keys: number;
 }
 
 /** The in-process store: least recently used entries go first once `maxBytes` is reached; a tag index finds what to drop. */
-export function localPageStore(maxBytes: number): PageStore {
+export function localPageStore(maxBytes: number): LocalPageStore {
   const byTag = new Map<string, Set<string>>();
   const unindex = (key: string, entry: CacheEntry) => {
     for (const tag of entry.tags) {
@@ -35,12 +54,19 @@ export function localPageStore(maxBytes: number): PageStore {
     }
   };
   const entries = new LRUCache<string, CacheEntry>({
-    maxSize: maxBytes,
-    sizeCalculation: entryBytes,
+    // PAGE_CACHE_MAX_MB may be a fraction: lru-cache takes whole bytes.
+    maxSize: Math.max(1, Math.floor(maxBytes)),
+    sizeCalculation: (entry, key) => entryBytes(entry, key),
     ttlAutopurge: false,
     dispose: (entry, key) => unindex(key, entry),
   });
   return {
+    get keptBytes() {
+      return entries.calculatedSize;
+    },
+    get keys() {
+      return entries.size;
+    },
     get: async (key) => {
       const entry = entries.get(key);
       if (entry && entry.staleUntil <= Date.now()) {

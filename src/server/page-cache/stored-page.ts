@@ -122,10 +122,18 @@ function isNonceSlot(bytes: Buffer, slot: number): boolean {
   );
 }
 
+/** Bytes of their own, never a slice of Node's shared 8 KiB pool, which one kept small page would hold whole. */
+function unpooled(source: string | Buffer): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(typeof source === "string" ? Buffer.byteLength(source) : source.length);
+  if (typeof source === "string") bytes.write(source, "utf8");
+  else source.copy(bytes);
+  return bytes;
+}
+
 function templateOf(stored: StoredAnswer): BodyTemplate {
   const known = templates.get(stored);
   if (known) return known;
-  const bytes = Buffer.from(stored.body, "utf8");
+  const bytes = unpooled(stored.body);
   // A slot that is not where a nonce attribute is keeps its bytes: its script is refused by the CSP, never let through.
   const slots = stored.kind === "document" ? (stored.nonceSlots ?? []).filter((slot) => isNonceSlot(bytes, slot)) : [];
   // The template is the first copy (only its slots ever change): an answer written once, as a
@@ -139,7 +147,7 @@ function templateOf(stored: StoredAnswer): BodyTemplate {
 function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer {
   const template = templateOf(stored);
   if (template.slots.length === 0) return template.bytes;
-  const copy = template.free.pop() ?? Buffer.from(template.bytes);
+  const copy = template.free.pop() ?? unpooled(template.bytes);
   for (const slot of template.slots) copy.write(fresh, slot, NONCE_LENGTH, "latin1");
   // By 'finish' the bytes are the kernel's: only then may the copy take another response's nonce.
   ctx.res.once("finish", () => {

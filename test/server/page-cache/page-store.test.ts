@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { type CacheEntry, entryBytes, localPageStore } from "#src/server/page-cache/page-store";
 
 const BUDGET = 10_000;
-/** Each entry below is counted at ~3,290 bytes (entryBytes: three bytes a character of ASCII): three fit the budget, four do not. */
+/** Each entry below is counted at ~3,160 bytes (entryBytes: its ASCII text and bytes, names, overhead): three fit the budget, four do not. */
 const BODY = 1_000;
 
 function entry(name: string, bodyLength = BODY): CacheEntry {
   const now = Date.now();
   return {
-    stored: { kind: "data", status: 200, headers: { "content-type": "application/json" }, body: name.padEnd(bodyLength, "."), nonce: "", etag: `W/"${name}"`, storedAt: now },
+    stored: { kind: "data", status: 200, headers: { "content-type": "application/json" }, body: name.padEnd(bodyLength, "."), etag: `W/"${name}"`, storedAt: now },
     freshUntil: now + 60_000,
     staleUntil: now + 60_000,
     tags: [`tag:${name}`],

@@ -83,9 +83,9 @@ describe.skipIf(!redisAvailable)("the page store in Redis", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     await keep(store, `${BUILD}|long`, entry("long", ["briefly", "path:/short"]));
 
-    expect(await connection.client.zrange("outpost:page-tagged:briefly", 0, -1)).toEqual([`${BUILD}|long`]);
-    expect(await connection.client.zrange("outpost:page-tagged:path:/short", 0, -1)).toEqual([`${BUILD}|long`]);
-    expect(await connection.client.zrange(`outpost:page-lru:${BUILD}`, 0, -1)).toEqual([`${BUILD}|long`]);
+    expect(await connection.client.zrange("outpost:page-tagged:briefly", "0", "-1")).toEqual([`${BUILD}|long`]);
+    expect(await connection.client.zrange("outpost:page-tagged:path:/short", "0", "-1")).toEqual([`${BUILD}|long`]);
+    expect(await connection.client.zrange(`outpost:page-lru:${BUILD}`, "0", "-1")).toEqual([`${BUILD}|long`]);
     expect(await connection.client.hkeys(`outpost:page-meta:${BUILD}`)).toEqual([`${BUILD}|long`]);
   });
 
