@@ -109,6 +109,23 @@ describe("the next page's stylesheets", () => {
     expect(router.state().page.styles).toEqual([ROOT_CSS, HOME_CSS]);
   });
 
+  it("a fetcher's redirect, followed as a navigation, waits for the target's", async () => {
+    const { browser, router } = await styledBrowser();
+    browser.answer("POST /", redirect("/items/1", 303));
+    const form = new FormData();
+    form.append("qty", "1");
+    await router.fetch("save", "/", { formData: form });
+    await until(router, (state) => state.navigation.state === "loading");
+    await settle();
+    expect(browser.links()).toEqual([`stylesheet ${ROOT_CSS}`, `preload ${LAYOUT_CSS}`, `preload ${ITEM_CSS}`]);
+    expect(browser.path()).toBe("/");
+    browser.finishLink(LAYOUT_CSS);
+    browser.finishLink(ITEM_CSS);
+    await until(router, (state) => state.navigation.state === "idle");
+    expect(browser.path()).toBe("/items/1");
+    expect(shownItem(router)).toBe("1");
+  });
+
   it("a revalidation whose chain changed waits for the new stylesheets", async () => {
     const browser = fakeBrowser("/items/1");
     browser.linkStylesheets(ROOT_CSS, LAYOUT_CSS, ITEM_CSS);
