@@ -4,7 +4,7 @@ import { type Router, RouterContext } from "./router-context";
 
 export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
   href: string;
-  /** "intent" (default): hovering or focusing for a moment fetches the page's data and code. */
+  /** "intent" (default): hovering or focusing for a moment fetches the page's data, code and stylesheets. */
   prefetch?: "intent" | "none";
   replace?: boolean;
   /** A plain link: the browser loads the document. */
