@@ -58,9 +58,6 @@ export function createStyleTransform({ root, production }) {
    * @returns {Promise<{ classes: Record<string, string>, imports: string[], dependencies: string[] }>}
    */
   const moduleClasses = async (file, composing = []) => {
-    if (composing.includes(file)) {
-      throw new Error(`${[...composing, file].map((item) => path.relative(root, item)).join(" composes from ")}: a cycle`);
-    }
     const { exports, dependencies } = await compileFile(file);
     const source = await readFile(file, "utf8");
     const byName = new Map(Object.entries(exports).map(([local, entry]) => [entry.name, local]));
@@ -84,6 +81,11 @@ export function createStyleTransform({ root, production }) {
       const other = path.resolve(path.dirname(file), composed.specifier);
       if (!CSS_MODULE.test(other)) {
         throw cssError(file, source, `.${local} composes from ${composed.specifier}, which is not a CSS Module (*.module.css)`, lineOf(source, composed.name));
+      }
+      // Refused where the cycle closes, so the error points at that `composes` line.
+      if (other === file || composing.includes(other)) {
+        const chain = [...composing, file, other].map((item) => path.relative(root, item)).join(" composes from ");
+        throw cssError(file, source, `${chain}: a cycle`, lineOf(source, composed.name));
       }
       let otherClasses;
       try {

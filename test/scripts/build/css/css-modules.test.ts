@@ -117,5 +117,10 @@ describe("CSS Modules", () => {
     write("Two.module.css", ".y {\n  composes: x from \"./One.module.css\";\n}\n");
     const across = await failureOf("One.module.css");
     expect(across.message).toBe("One.module.css composes from Two.module.css composes from One.module.css: a cycle");
+    expect(across.location).toMatchObject({ file: path.join(root, "Two.module.css"), line: 2 });
+    write("Self.module.css", '.x {\n  color: red;\n}\n.y {\n  composes: x from "./Self.module.css";\n}\n');
+    const self = await failureOf("Self.module.css");
+    expect(self.message).toBe("Self.module.css composes from Self.module.css: a cycle");
+    expect(self.location).toMatchObject({ file: path.join(root, "Self.module.css"), line: 5 });
   });
 });

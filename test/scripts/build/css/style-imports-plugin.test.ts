@@ -77,12 +77,13 @@ describe("the script builds' stylesheet imports", () => {
     expect(error?.location).toMatchObject({ file: "Card.module.css", line: 5, lineText: "  composes: frmae;" });
   });
 
-  it("names the first class the server's and the browser's builds disagree on, and nothing when they agree", () => {
-    const file = path.join(root, "src/Card.module.css");
+  it("names the first class the server's and the browser's builds disagree on with its file and line, and nothing when they agree", () => {
+    const file = path.join(root, "Card.module.css");
+    write("Card.module.css", ".title {\n  color: red;\n}\n.card {\n  padding: 1px;\n}\n");
     const server = new Map([[file, { card: "Card_card_a", title: "Card_title_a" }]]);
     expect(classNameDisagreement(server, new Map([[file, { card: "Card_card_a", title: "Card_title_a" }]]), root)).toBeUndefined();
     expect(classNameDisagreement(server, new Map([[file, { card: "e", title: "Card_title_a" }]]), root)).toBe(
-      'src/Card.module.css: .card is "Card_card_a" in the server\'s build but "e" in the browser\'s',
+      'Card.module.css:4: .card is "Card_card_a" in the server\'s build but "e" in the browser\'s',
     );
   });
 });
