@@ -49,7 +49,7 @@ const renderBlocking = (page: Page) =>
   );
 
 /** The stylesheets the server's HTML links, in order. */
-const stylesheetsIn = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1] ?? "");
+const stylesheetsIn = (html: string) => (html.match(/<link\b[^>]*\brel="stylesheet"[^>]*>/g) ?? []).map((tag) => tag.match(/\bhref="([^"]+)"/)?.[1] ?? "");
 
 // A page styled by a CSS Module (composes within the file and from another), Tailwind CSS v4 and
 // global CSS is styled on its first paint from the server's HTML, with JavaScript off and on, and

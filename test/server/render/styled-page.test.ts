@@ -5,7 +5,7 @@ import { FIXTURE_APP, ROOT } from "../../support/paths";
 import { type ServerProcess, startServerProcess } from "../../support/server-process";
 
 /** The stylesheets a document links, in document order. */
-const stylesheetLinks = (html: string): string[] => [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1] ?? "");
+const stylesheetLinks = (html: string): string[] => (html.match(/<link\b[^>]*\brel="stylesheet"[^>]*>/g) ?? []).map((tag) => tag.match(/\bhref="([^"]+)"/)?.[1] ?? "");
 const classAttribute = (html: string, id: string): string[] => html.match(new RegExp(`id="${id}" class="([^"]*)"`))?.[1]?.split(" ") ?? [];
 /** Whether `css` has a selector naming the class `name` (not merely a longer class it begins). */
 const hasClassSelector = (css: string, name: string) => new RegExp(`\\.${name.replace(/[^\w-]/g, "\\$&")}(?![\\w-])`).test(css);
