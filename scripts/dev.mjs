@@ -12,8 +12,9 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import { manifestFromMetafile, writeManifest } from "./build/manifest.mjs";
 import { DIAGNOSTICS_ROUTES } from "./build/app-routes.mjs";
-import { APP_DIR, ROOT } from "./build/options.mjs";
+import { APP_DIR, ROOT, styleOptions } from "./build/options.mjs";
 import { devClientOptions, devServerOptions, projectInputs, startupPackages } from "./dev/build.mjs";
+import { devStylesheets } from "./dev/styles.mjs";
 import { devServer } from "./dev/server.mjs";
 import { chunkAliases } from "./dev/refresh/chunk-aliases.mjs";
 import { hotUpdates } from "./dev/refresh/hot-updates.mjs";
@@ -46,10 +47,19 @@ if (existsSync(publicDir)) {
   await symlink(publicDir, path.join(outDir, "public"));
 }
 const routeIds = new Map(); // a route module's file → its id in the route table, as last built
-const clientBase = devClientOptions(outDir, env, (modules) => {
-  routeIds.clear();
-  for (const module of modules) routeIds.set(module.relative, module.id);
-});
+// One stylesheet transform for the session, as in production: both halves' CSS Module class names
+// and the stylesheets come from it.
+const styles = styleOptions({ production: false });
+const stylesheets = devStylesheets({ root: ROOT, outDir, styles });
+const clientBase = devClientOptions(
+  outDir,
+  env,
+  (modules) => {
+    routeIds.clear();
+    for (const module of modules) routeIds.set(module.relative, module.id);
+  },
+  styles,
+);
 // React's vendor build (~250 ms) runs while the server half builds and its standby starts.
 const vendorBuilt = buildVendor({ root: ROOT, base: clientBase });
 let vendor;
@@ -61,14 +71,19 @@ const sessionBuildId = `development-${Date.now().toString(36)}`;
 const halves = {
   client: {
     context: null, // once the vendor build has made its plugin (see the first build below)
+    /** The stylesheets, then the manifest; returns what the half was made from and wrote besides its metafile's. */
     afterBuild: async (result) => {
-      const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true });
+      const built = await stylesheets.build(result.metafile);
+      const routeModules = new Map([...routeIds].map(([relative, id]) => [id, relative]));
+      const manifest = manifestFromMetafile(result.metafile, { outDir, serveSourceMaps: true, routeModules, stylesheets: built });
+      halves.client.styles = built.outputs;
       halves.client.files = { ...manifest.files, ...vendor.files };
       Object.assign(halves.client.files, aliases(result.metafile, halves.client.files));
       await writeManifest({ ...manifest, buildId: sessionBuildId, files: halves.client.files }, outDir);
+      return { inputs: stylesheets.inputs(), outputs: Object.keys(built.metafile.outputs) };
     },
   },
-  server: { context: await esbuild.context(devServerOptions(outDir)) },
+  server: { context: await esbuild.context(devServerOptions(outDir, { transform: styles.transform })) },
 };
 for (const half of Object.values(halves)) {
   Object.assign(half, { inputs: new Set(), errorFiles: [], broken: true, written: new Set() });
@@ -95,9 +110,10 @@ async function build(names, afterClient = () => {}) {
     const half = halves[name];
     try {
       const result = await half.context.rebuild();
-      await half.afterBuild?.(result);
-      Object.assign(half, { inputs: new Set(projectInputs(result.metafile)), metafile: result.metafile });
-      for (const output of Object.keys(result.metafile.outputs)) half.written.add(output);
+      const more = (await half.afterBuild?.(result)) ?? { inputs: [], outputs: [] };
+      const outputs = [...Object.keys(result.metafile.outputs), ...more.outputs];
+      Object.assign(half, { inputs: new Set([...projectInputs(result.metafile), ...more.inputs]), metafile: result.metafile, outputs });
+      for (const output of outputs) half.written.add(output);
       Object.assign(half, { errorFiles: [], broken: false });
     } catch (error) {
       // esbuild has printed its errors; watch where they are, should that be a new folder.
@@ -147,7 +163,7 @@ async function restart(since, files = []) {
 /** esbuild never deletes: outputs that content-hashed names made stale go once unused. */
 async function prune() {
   for (const half of Object.values(halves)) {
-    const current = new Set(Object.keys(half.metafile.outputs));
+    const current = new Set(half.outputs);
     const stale = [...half.written].filter((output) => !current.has(output));
     await Promise.all(stale.map((output) => rm(path.join(ROOT, output), { force: true })));
     half.written = current;
@@ -160,7 +176,11 @@ let pending = null;
 let running = false;
 let unserved = null; // when the first change not yet served was saved, and its files
 let unservedFiles = new Set();
-function onChange(files, since) {
+function onChange(changed, since) {
+  // CSS Modules' declarations are the dev build's own output (for TypeScript): no build reads them.
+  const files = new Set([...changed].filter((file) => !file.endsWith(".d.css.ts")));
+  if (files.size === 0) return;
+  stylesheets.saved(files);
   if (pending) for (const file of files) pending.files.add(file);
   else pending = { files, since };
   if (!running) void loop();

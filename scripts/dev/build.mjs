@@ -5,11 +5,12 @@ import { clientOptions, serverOptions } from "../build/options.mjs";
 /**
  * @param {string} outDir @param {NodeJS.ProcessEnv} env
  * @param {(modules: { id: string, relative: string }[]) => void} onRouteModules told the route modules at each build
+ * @param {import("../build/options.mjs").StyleOptions} styles the session's stylesheet transform, shared with the server half
  */
-export function devClientOptions(outDir, env, onRouteModules) {
+export function devClientOptions(outDir, env, onRouteModules, styles) {
   // Names stay content-hashed as in production (no fixed entry.js): assets are served as
   // immutable, and a reloaded page would keep running the cached old bundle.
-  const base = clientOptions({ outDir, production: false, onRouteModules });
+  const base = clientOptions({ outDir, production: false, onRouteModules, styles });
   // The browser loads Sentry only with a DSN (src/client/start.tsx), and chaining its packages'
   // own source maps costs ~200 ms per client rebuild. The dev server gets this same
   // environment, so without a DSN that chunk is never fetched.
@@ -17,13 +18,13 @@ export function devClientOptions(outDir, env, onRouteModules) {
   return { ...base, plugins: sentry ? base.plugins : [...base.plugins, withoutSentry] };
 }
 
-/** @param {string} outDir */
-export function devServerOptions(outDir) {
+/** @param {string} outDir @param {import("../build/options.mjs").StyleOptions} styles */
+export function devServerOptions(outDir, styles) {
   // Every package external, unlike production: the standby (scripts/dev/standby.mjs) has them
   // and Node's built-ins imported before a change, so a restart compiles only the app's own
   // code. That also leaves production's plugins nothing to do (they trim bundled packages'
   // source maps and load bundled built-ins through require), only time to spend per rebuild.
-  const { external: _bundled, plugins, ...base } = serverOptions({ outDir, buildId: "development" });
+  const { external: _bundled, plugins, ...base } = serverOptions({ outDir, buildId: "development", styles });
   return { ...base, plugins: plugins.filter((plugin) => plugin.name === "outpost-app-routes" || plugin.name === "outpost-style-imports"), packages: "external", metafile: true };
 }
 

@@ -27,7 +27,8 @@ export interface DevSession {
 /** `appDir` (relative to the project) is the app the dev script serves (OUTPOST_APP_DIR): the product's unless a test asks for the fixture app. */
 export async function startDevSession({ appDir = "src/app" }: { appDir?: typeof FIXTURE_APP | "src/app" } = {}): Promise<DevSession> {
   const dir = mkdtempSync(path.join(tmpdir(), "outpost-dev-"));
-  for (const entry of ["src", "scripts", "package.json", "tsconfig.json", ...(appDir === FIXTURE_APP ? [FIXTURE_APP] : [])]) {
+  // .gitignore as in a clone: Tailwind's scanner skips what it names (build outputs among them).
+  for (const entry of ["src", "scripts", "package.json", "tsconfig.json", ".gitignore", ...(appDir === FIXTURE_APP ? [FIXTURE_APP] : [])]) {
     cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));

@@ -101,7 +101,9 @@ export function createStyleTransform({ root, production }) {
       if (!imports.includes(other)) imports.push(other);
       return value;
     };
-    for (const local of Object.keys(exports)) await resolve(local);
+    // Sorted: Lightning CSS lists exports in no fixed order, and the class map (so the chunk's hash)
+    // and the composed-from files' order must not change while the file does not.
+    for (const local of Object.keys(exports).sort()) await resolve(local);
     return { classes, imports, dependencies };
   };
 
@@ -112,9 +114,10 @@ export function createStyleTransform({ root, production }) {
       return { css, dependencies };
     },
     moduleClasses,
-    /** Forgets the PostCSS config (the dev watcher calls it when the config changes). */
+    /** Forgets the PostCSS config, and the modules compiled with it (the dev watcher calls it when the config changes). */
     reloadConfig: () => {
       postcss = undefined;
+      modules.clear();
     },
   };
 }

@@ -16,11 +16,12 @@ export function stylesheetName(root, file) {
 
 /**
  * Builds `files` (absolute paths, in any order) into `assetsDir`.
- * @returns {Promise<{ outputs: Map<string, string>, metafile: import("esbuild").Metafile }>}
- *   `outputs`: each file's stylesheet, as a path relative to the project root
+ * @returns {Promise<{ outputs: Map<string, string>, metafile: import("esbuild").Metafile, warnings: import("esbuild").Message[] }>}
+ *   `outputs`: each file's stylesheet, as a path relative to the project root; `warnings`: esbuild's
+ *   (the dev watcher shows CSS syntax errors on its overlay)
  */
 export async function buildStylesheets({ root, assetsDir, files, transform, production, write = true }) {
-  if (files.length === 0) return { outputs: new Map(), metafile: { inputs: {}, outputs: {} } };
+  if (files.length === 0) return { outputs: new Map(), metafile: { inputs: {}, outputs: {} }, warnings: [] };
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: files.map((file) => ({ in: file, out: stylesheetName(root, file) })),
@@ -57,5 +58,5 @@ export async function buildStylesheets({ root, assetsDir, files, transform, prod
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     if (meta.entryPoint && output.endsWith(".css")) outputs.set(path.resolve(root, meta.entryPoint), output);
   }
-  return { outputs, metafile: result.metafile };
+  return { outputs, metafile: result.metafile, warnings: result.warnings };
 }

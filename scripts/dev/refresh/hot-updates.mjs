@@ -20,7 +20,7 @@ export function hotUpdates({ outDir, modules, server }) {
   let delivering = null; // that client part, until open pages have applied it
 
   const record = (files, halves) => {
-    const after = { client: halves.client.metafile, server: halves.server.metafile };
+    const after = { client: halves.client.metafile, server: halves.server.metafile, styles: halves.client.styles };
     const before = served;
     served = after;
     if (!before) return null; // the first build
@@ -52,8 +52,9 @@ export function hotUpdates({ outDir, modules, server }) {
      * pages have the client part, so the old server may go.
      */
     async beforeRestart(files, halves) {
-      // Files changed since (a loader saved while the client half built) need an update too.
-      if (!recorded || files.some((file) => !recorded.has(file))) record(files, halves);
+      // Files changed since (a loader saved while the client half built) need an update too, as
+      // does a client half built again without sending its part (a newer change was waiting).
+      if (!recorded || served?.client !== halves.client.metafile || files.some((file) => !recorded.has(file))) record(files, halves);
       recorded = null;
       await delivering;
       delivering = null;

@@ -8,7 +8,9 @@ export function buildProblems(error, root) {
   if (messages.length === 0) return [{ message: String(error?.stack ?? error) }];
   return messages.slice(0, 5).map(({ text, location }) => {
     if (!location) return { message: text };
-    const { file, line, column } = location;
+    const { line, column } = location;
+    // A stylesheet's error (scripts/build/css/css-error.mjs) names its file by its absolute path.
+    const file = path.isAbsolute(location.file) ? path.relative(root, location.file).split(path.sep).join("/") : location.file;
     return { message: text, file, line, column: column + 1, frame: codeFrame(path.resolve(root, file), line, column) };
   });
 }

@@ -1,5 +1,6 @@
 // What a rebuild means for the pages open in the browser (src/shared/dev/hot-protocol.ts), read
-// from the files that changed and the client and server metafiles before and after.
+// from the files that changed, the client and server metafiles and the stylesheets before and after.
+import { CSS_MODULE } from "../../build/css/css-modules.mjs";
 
 /**
  * The exports of a route module the browser's route table reads as it renders (RouteModule in
@@ -11,15 +12,16 @@ export const ROUTE_EXPORTS = new Set(["default", "ErrorBoundary", "head", "error
  * @param {{
  *   version: number,
  *   files: Iterable<string>,
- *   before: { client: import("esbuild").Metafile },
- *   after: { client: import("esbuild").Metafile, server: import("esbuild").Metafile },
+ *   before: { client: import("esbuild").Metafile, styles?: Map<string, string> },
+ *   after: { client: import("esbuild").Metafile, server: import("esbuild").Metafile, styles?: Map<string, string> },
  *   isBoundary: (file: string) => boolean,
  *   otherExports: (file: string) => string[] | null,
  *   routeIdOf: (file: string) => string | undefined,
  *   routeTables: string[],
  *   toUrl: (output: string) => string,
  * }} change `otherExports`: a module's exports other than components; `routeIdOf`: the route
- *   table's id for a route module; `routeTables`: the files of the route tables (the app's, the diagnostics')
+ *   table's id for a route module; `routeTables`: the files of the route tables (the app's, the diagnostics');
+ *   `styles`: each CSS file's stylesheet (scripts/build/css/stylesheets.mjs)
  */
 export function describeUpdate({ version, files, before, after, isBoundary, otherExports, routeIdOf, routeTables, toUrl }) {
   const update = { version, modules: [], styles: [], reload: false, revalidate: false, reasons: [] };
@@ -34,24 +36,38 @@ export function describeUpdate({ version, files, before, after, isBoundary, othe
       if (file in after.server.inputs) update.revalidate = true;
       continue; // or part of neither build: a file nothing imports
     }
+    // A stylesheet's script is its CSS Module's class names (or nothing): it changes with them.
     const [previous, output] = [outputOf(file, before.client), outputOf(file, after.client)];
     if (previous === output) continue; // the same chunk as before (a change esbuild printed the same)
-    if (file.endsWith(".css")) {
-      if (previous && output) update.styles.push({ from: toUrl(previous), to: toUrl(output) });
-      else reload(`${file} ${output ? "is a new stylesheet" : "is no longer imported"}`);
-    } else if (!output || !lazyChunks.has(output)) {
+    if (!output || !lazyChunks.has(output)) {
       reload(routeTables.includes(file) ? `${file}: the route table changed` : `${file} is part of a chunk a page loads once (the entry, or one several chunks share)`);
     } else {
       const entryPoint = after.client.outputs[output].entryPoint ?? output;
       const route = routeIdOf(entryPoint);
-      const why = isBoundary(file) ? null : whyNotInPlace(file, file === entryPoint && route !== undefined, otherExports(file));
+      // A CSS Module's class names are read by its importers as they render, which the chunk runs again.
+      const why = isBoundary(file) || CSS_MODULE.test(file) ? null : whyNotInPlace(file, file === entryPoint && route !== undefined, otherExports(file));
       // Imported again, the chunk re-runs its modules: Fast Refresh swaps their components, and
       // a route module's other exports replace the old ones in the page's route table.
       if (why) reload(why);
       else update.modules.push(route === undefined ? { id: entryPoint, url: toUrl(output) } : { id: entryPoint, url: toUrl(output), route });
     }
   }
+  describeStyles(update, before.styles ?? new Map(), after.styles ?? new Map(), toUrl);
   return update;
+}
+
+/**
+ * Stylesheets whose file changed (their CSS, what they import, or for Tailwind the sources it
+ * scans) are swapped in place; one added or dropped changes which a page links, which the page
+ * learns by re-fetching its state from the new server (its links follow, loaded before they show).
+ */
+function describeStyles(update, before, after, toUrl) {
+  for (const [file, output] of after) {
+    const previous = before.get(file);
+    if (previous === undefined) update.revalidate = true;
+    else if (previous !== output) update.styles.push({ from: toUrl(previous), to: toUrl(output) });
+  }
+  for (const file of before.keys()) if (!after.has(file)) update.revalidate = true;
 }
 
 /** Why a changed module that is not a refresh boundary cannot be swapped in place; null if it can. */
@@ -68,24 +84,9 @@ export function hasClientPart(update) {
   return !update.reload && (update.modules.length > 0 || update.styles.length > 0);
 }
 
-/**
- * The output that holds an input file: a stylesheet for CSS, otherwise a script. A stylesheet
- * the entry's CSS holds is served by that one, which the page links (a route chunk's own
- * stylesheet repeats it, and the root layout is a route chunk in development).
- */
+/** The script that holds an input file. */
 function outputOf(file, metafile) {
-  const css = file.endsWith(".css");
-  const holders = Object.keys(metafile.outputs).filter(
-    (output) => output.endsWith(".css") === css && !output.endsWith(".map") && file in metafile.outputs[output].inputs,
-  );
-  if (!css) return holders[0];
-  const lazy = dynamicImportTargets(metafile);
-  const entryStyles = new Set(
-    Object.entries(metafile.outputs)
-      .filter(([output, meta]) => meta.entryPoint && meta.cssBundle && !lazy.has(output))
-      .map(([, meta]) => meta.cssBundle),
-  );
-  return holders.find((output) => entryStyles.has(output)) ?? holders[0];
+  return Object.keys(metafile.outputs).find((output) => output.endsWith(".js") && file in metafile.outputs[output].inputs);
 }
 
 /** The outputs other code imports lazily: route chunks (and the like). */
