@@ -24,24 +24,28 @@ const tracer = new WalkTracer(new Session());
 const crossed = new Map<string, WalkMeasure>();
 
 /**
- * The counts docs/guides/architecture.md states, per walk: files run, re-entries by 0050's rule,
- * calls back into a file the walk is still inside. A change that moves them updates the guide.
+ * The counts docs/guides/architecture.md states, per walk: files run; re-entries by 0050's rule,
+ * all of them and those into the page path's own files; calls back into a file the walk is still
+ * inside. A change that moves them updates the guide.
  */
-const STATED: Record<string, { files: number; reentries: number; callbacks: number }> = {
-  "document GET /": { files: 35, reentries: 11, callbacks: 0 },
-  "data GET /__data/": { files: 28, reentries: 8, callbacks: 0 },
-  "action POST /diagnostics/form": { files: 35, reentries: 9, callbacks: 0 },
-  "resource GET /diagnostics/api/echo": { files: 25, reentries: 8, callbacks: 1 },
-  "cached page GET, a miss": { files: 36, reentries: 19, callbacks: 1 },
-  "cached page GET, a hit": { files: 21, reentries: 7, callbacks: 1 },
-  "tunnel POST /monitoring": { files: 16, reentries: 7, callbacks: 0 },
+const STATED: Record<string, { files: number; reentries: number; intoPagePath: number; callbacks: number }> = {
+  "document GET /": { files: 35, reentries: 5, intoPagePath: 2, callbacks: 0 },
+  "data GET /__data/": { files: 28, reentries: 3, intoPagePath: 0, callbacks: 0 },
+  "action POST /diagnostics/form": { files: 35, reentries: 3, intoPagePath: 0, callbacks: 0 },
+  "resource GET /diagnostics/api/echo": { files: 25, reentries: 3, intoPagePath: 0, callbacks: 1 },
+  "cached page GET, a miss": { files: 36, reentries: 11, intoPagePath: 5, callbacks: 1 },
+  "cached page GET, a hit": { files: 21, reentries: 3, intoPagePath: 0, callbacks: 1 },
+  "tunnel POST /monitoring": { files: 16, reentries: 1, intoPagePath: 0, callbacks: 0 },
 };
+/** The page path's own folders; the rest (http/, routing/, …) are helpers several stages share. */
+const PAGE_PATH = /-> (request|render|page-cache|prerender)\//;
 
 async function walk(name: string, request: () => Promise<ClientResponse>, before?: () => unknown): Promise<WalkMeasure> {
   const measure = await tracer.measure(request, before);
   crossed.set(name, measure);
   const { files, reentries, callbacks } = measure;
-  expect({ files: files.length, reentries: reentries.length, callbacks: callbacks.length }, `${name}: the counts the architecture guide states`).toEqual(STATED[name]);
+  const counts = { files: files.length, reentries: reentries.length, intoPagePath: reentries.filter((call) => PAGE_PATH.test(call)).length, callbacks: callbacks.length };
+  expect(counts, `${name}: the counts the architecture guide states`).toEqual(STATED[name]);
   return measure;
 }
 

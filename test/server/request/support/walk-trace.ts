@@ -22,6 +22,7 @@ interface ScriptCoverage {
 /** One call into a function of src/server/: its file, whether it is a module-level function, and its caller's file. */
 interface Entry {
   file: string;
+  name: string;
   moduleLevel: boolean;
   caller: string | undefined;
   /** The src/server/ files of the frames below the caller's (async ones included). */
@@ -32,9 +33,9 @@ export interface WalkMeasure {
   status: number;
   /** The src/server/ files at least one of whose functions ran, sorted. */
   files: string[];
-  /** "caller -> file" for each call into a module-level function of a file the walk had entered before. */
+  /** "caller -> file function" for each call into a module-level function of a file the walk had left for another one. */
   reentries: string[];
-  /** "caller -> file" for each call into a file the walk is still inside (it called, directly or not, the caller). */
+  /** "caller -> file function" for each call into a module-level function of a file the walk is still inside (it called, directly or not, the caller). */
   callbacks: string[];
 }
 
@@ -48,14 +49,14 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
 /**
  * Re-entries by decision 0050's rule, measured: a call from one src/server/ file into a
  * module-level function (a `function` or a top-level `const … = (…) =>`) of another file that the
- * walk had entered before. Returning to a caller, promise continuations, callbacks handed over,
- * methods of objects already built and the modules' export getters are not calls into a file's
- * module-level functions, so they do not count.
+ * walk had already left for another one (entered some third file since). Returning to a caller,
+ * a caller calling the same file twice in a row, promise continuations, callbacks handed over,
+ * methods of objects already built and the module runner's export getters do not count.
  */
 export class WalkTracer {
   readonly #session: Session;
   #entries: Entry[] | undefined;
-  readonly #labels: { file: string; moduleLevel: boolean }[] = [];
+  readonly #labels: { file: string; name: string; moduleLevel: boolean }[] = [];
 
   constructor(session: Session) {
     this.#session = session;
@@ -96,17 +97,19 @@ export class WalkTracer {
     await settled();
     const entries = this.#entries;
     this.#entries = undefined;
+    // WALK_TRACE=1 prints every call the walk made, to see what moved a count.
+    if (process.env.WALK_TRACE) console.log(entries.map((e) => `${e.caller ?? '-'} -> ${e.file} ${e.name}${e.moduleLevel ? ' (module)' : ''}`).join('\n'));
     for (const breakpointId of breakpoints) await this.#session.post("Debugger.removeBreakpoint", { breakpointId });
     return { status, files, ...reentriesOf(entries) };
   }
 
   #record(label: number, stack: string): void {
     if (!this.#entries) return;
-    const { file, moduleLevel } = this.#labels[label] as { file: string; moduleLevel: boolean };
+    const { file, name, moduleLevel } = this.#labels[label] as { file: string; name: string; moduleLevel: boolean };
     // Frames: the message, the condition's own eval frame(s), the entered function, its caller.
     const frames = stack.split("\n").slice(1).filter((frame) => !frame.includes("eval at") && !frame.includes("<anonymous>"));
     const files = frames.slice(1).map((frame) => fileOf(frame.replace(/:\d+:\d+\)?$/, "")));
-    this.#entries.push({ file, moduleLevel, caller: files[0], below: files.slice(1).filter((below) => below !== undefined) });
+    this.#entries.push({ file, name, moduleLevel, caller: files[0], below: files.slice(1).filter((below) => below !== undefined) });
   }
 
   /** A logpoint at the entry of every function that ran in `scripts`: it records and never pauses. */
@@ -115,9 +118,10 @@ export class WalkTracer {
     for (const { scriptId, url, functions } of scripts) {
       const { scriptSource: source } = (await this.#session.post("Debugger.getScriptSource", { scriptId })) as { scriptSource: string };
       const file = fileOf(url) as string;
-      for (const range of functions.map((fn) => fn.ranges[0] as Range)) {
+      for (const { functionName: name, ranges } of functions) {
+        const range = ranges[0] as Range;
         if (range.count === 0 || range.startOffset === 0 || isExportGetter(source, range)) continue;
-        const label = this.#labels.push({ file, moduleLevel: isModuleLevel(source, range) }) - 1;
+        const label = this.#labels.push({ file, name, moduleLevel: isModuleLevel(source, range) }) - 1;
         const start = position(source, range.startOffset);
         const end = position(source, range.endOffset);
         const { locations } = (await this.#session.post("Debugger.getPossibleBreakpoints", {
@@ -156,22 +160,26 @@ function isModuleLevel(source: string, range: Range): boolean {
   return /^(const|let)\s+[\w$]+(\s*:[^=]*)?\s*=\s*(async\s*)?$/.test(declaration);
 }
 
-/** vitest's getter for an export (`get(){ return name }`): reading an imported binding runs it, which is no call into the file. */
+/** The module runner's getter for an export (`__vite_ssr_exportName__("name", () => name)`): reading an imported binding runs it, which is no call into the file. */
 function isExportGetter(source: string, range: Range): boolean {
   const lineStart = source.lastIndexOf("\n", range.startOffset - 1) + 1;
   const lineEnd = source.indexOf("\n", range.startOffset);
-  return /ssr_exports__/.test(source.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
+  return /__vite_ssr_export(s__|Name__)/.test(source.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
 }
 
 function reentriesOf(entries: Entry[]): { reentries: string[]; callbacks: string[] } {
-  const entered = new Set<string>();
+  // Where each file was last entered, by index in `entries`.
+  const lastEntered = new Map<string, number>();
   const reentries: string[] = [];
   const callbacks: string[] = [];
-  for (const { file, moduleLevel, caller, below } of entries) {
-    const crossing = caller !== undefined && caller !== file;
-    if (crossing && moduleLevel && entered.has(file)) reentries.push(`${caller} -> ${file}`);
-    if (crossing && moduleLevel && below.includes(file)) callbacks.push(`${caller} -> ${file}`);
-    entered.add(file);
-  }
+  entries.forEach(({ file, name, moduleLevel, caller, below }, index) => {
+    const crossing = caller !== undefined && caller !== file && moduleLevel;
+    const last = lastEntered.get(file);
+    // Left for another one: since then the walk entered a file other than this one and the caller.
+    const left = last !== undefined && entries.slice(last + 1, index).some((between) => between.file !== file && between.file !== caller);
+    if (crossing && left) reentries.push(`${caller} -> ${file} ${name}`);
+    if (crossing && below.includes(file)) callbacks.push(`${caller} -> ${file} ${name}`);
+    lastEntered.set(file, index);
+  });
   return { reentries, callbacks };
 }
