@@ -57,7 +57,8 @@ export interface PageCache extends PageCacheService {
 export function createPageCache(options: PageCacheOptions): PageCache {
   const local = localPageStore(options.maxBytes);
   const shared = options.redis ? redisPageStore(options.redis, { maxBytes: options.redisMaxBytes ?? DEFAULT_REDIS_MAX_BYTES }) : undefined;
-  const inflight = new Map<string, Promise<CacheEntry | undefined>>();
+  /** Renders in progress per key, with when each began and its tags: a drop since makes it no answer for later requests. */
+  const inflight = new Map<string, { rendering: Promise<CacheEntry | undefined>; started: number; tags: readonly string[] }>();
   const refreshing = new Set<string>();
   /** Keys whose last background refresh could not be kept, until when none is tried again: its error was reported once. */
   const refreshFailed = new Map<string, number>();
@@ -65,6 +66,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   const droppedAt = new Map<string, number>();
   const observe = options.observe ?? (() => {});
 
+  /** Whether one of `tags` was dropped here at or after `since` (ms): what was read or rendered before is out of date. */
+  const droppedAfter = (tags: readonly string[], since: number) => tags.some((tag) => (droppedAt.get(tag) ?? 0) >= since);
   /** Kept before one of its tags was dropped here: stale, even while Redis has not yet been told. */
   const droppedSince = (entry: CacheEntry) => entry.tags.some((tag) => (droppedAt.get(tag) ?? 0) > entry.stored.storedAt);
   /** Redis' clock when each entry found there was read: a refresh of it is kept only if no drop came since. */
@@ -107,8 +110,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     if (!stored) return undefined;
     const { maxAge, staleWhileRevalidate = 0 } = plan.policy;
     const entry: CacheEntry = { stored, freshUntil: started + maxAge * 1000, staleUntil: started + (maxAge + staleWhileRevalidate) * 1000, tags: plan.tags };
-    const dropped = plan.tags.some((tag) => (droppedAt.get(tag) ?? 0) >= started);
-    return { entry, stored: dropped ? Promise.resolve() : write(plan.key, entry, readAt) };
+    return { entry, stored: droppedAfter(plan.tags, started) ? Promise.resolve() : write(plan.key, entry, readAt) };
   };
 
   const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto, entry: CacheEntry) => {
@@ -147,14 +149,15 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
   const serve = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> => {
     const pending = inflight.get(plan.key);
-    if (pending) {
-      const entry = await pending;
+    // A render that began before a drop of its tags is no answer for a request made after it (an action's own redirect).
+    if (pending && !droppedAfter(pending.tags, pending.started)) {
+      const entry = await pending.rendering;
       if (entry) return observe(answerFrom(ctx, entry));
       await render(ctx);
       return bypassed(ctx);
     }
     let settle: (entry: CacheEntry | undefined) => void = () => {};
-    const rendering = new Promise<CacheEntry | undefined>((resolve) => (settle = resolve));
+    const rendering = { rendering: new Promise<CacheEntry | undefined>((resolve) => (settle = resolve)), started: Date.now(), tags: plan.tags };
     inflight.set(plan.key, rendering);
     let kept: CacheEntry | undefined;
     // The visitor is not kept waiting for the store (a stalled Redis would add its timeout): until
