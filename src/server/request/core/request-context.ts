@@ -87,13 +87,23 @@ export class PageRequestContext implements RequestContext {
     return method === "HEAD" ? "GET" : method;
   }
 
-  /** The request's headers; reading a personal one (by name, or by listing them all) makes the answer personal, as `header()` does. */
+  /**
+   * The request's headers; reading a personal one (by name, by listing them all, or asking whether
+   * it was sent: its absence is who asks too) makes the answer personal, as `header()` does.
+   */
   get headers(): Readonly<Record<string, string | string[] | undefined>> {
     const headers = this.#ctx.headers;
+    const personalName = (name: string | symbol) => {
+      if (typeof name === "string" && PERSONAL_HEADERS.has(name)) this.personal = true;
+    };
     return new Proxy(headers, {
       get: (target, name) => {
-        if (typeof name === "string" && PERSONAL_HEADERS.has(name) && name in target) this.personal = true;
+        personalName(name);
         return Reflect.get(target, name);
+      },
+      has: (target, name) => {
+        personalName(name);
+        return Reflect.has(target, name);
       },
     });
   }
@@ -103,11 +113,14 @@ export class PageRequestContext implements RequestContext {
     return isReadMethod(method) ? undefined : (this.#ctx.request.body ?? {});
   }
 
+  /** Who asks, as their address: the answer is theirs (personal). */
   get clientIp(): string {
+    this.personal = true;
     return this.#ctx.ip;
   }
 
   get clientKey(): string {
+    this.personal = true;
     return clientKey(this.#ctx.ip, this.#ipv6Prefix);
   }
 
@@ -155,6 +168,11 @@ export class PageRequestContext implements RequestContext {
       },
     };
     return this.#response;
+  }
+
+  /** Destroys the connection unless its response has finished: a stream whose client stopped reading during shutdown. */
+  abandonConnection(): void {
+    if (!this.#ctx.res.writableFinished) this.#ctx.res.destroy();
   }
 
   /** Writes the session when it was used and changed; before any header is sent. */
