@@ -65,6 +65,13 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
   if (cacheable && ctx.status === 200) {
     answerCacheable(ctx, await collectDocument(render.pipe), page.nonce);
     render.close(true);
+    // A deferred value settled meanwhile may have read who asks or set a cookie: then no shared cache may keep it.
+    if (!page.personal && (context.personal || ctx.res.hasHeader("set-cookie"))) {
+      context.personal = true;
+      ctx.res.setHeader("Cache-Control", "private, no-store");
+      ctx.vary("Cookie");
+      return;
+    }
     if (failed || (values && !values.allResolved())) {
       // It shows an error or a fallback where a value or a component should be: right for this visitor, wrong to keep (here or in a CDN).
       scope.partial = true;
