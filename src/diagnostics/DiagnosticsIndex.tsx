@@ -21,6 +21,7 @@ const PATHS = [
   { href: "/diagnostics/limited", label: "Rate limit (three visits a minute)" },
   { href: "/diagnostics/search?page=2&sort=desc", label: "Search params (a validated query; a bad one answers 400)" },
   { href: "/diagnostics/parent/child", label: "Parent data (a layout's loader data read by its child)" },
+  { href: "/diagnostics/events", label: "Live events (published on any replica)" },
   { href: "/", label: "Home" },
 ];
 

@@ -32,6 +32,9 @@ export const diagnosticsRoutes = {
       route("search", "diagnostics/SearchPage.tsx"),
       route("parent", "diagnostics/parent/ParentLayout.tsx", [route("child", "diagnostics/parent/ParentChild.tsx")]),
       route("toolkit", "diagnostics/ToolkitPage.tsx"),
+      route("events", "diagnostics/EventsPage.tsx"),
+      // A resource route answering with an event stream (channel `diagnostics`).
+      route("events/stream", "diagnostics/EventsStream.server.ts"),
       // A resource route: a server-only module, answering JSON.
       route("api/echo", "diagnostics/api/echo.server.ts"),
       route("api/items/:id", "diagnostics/api/item.server.ts"),

@@ -24,6 +24,7 @@ import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerender
 import type { ActionGuards } from "./request/guards";
 import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
+import type { EventObserver } from "./events/event-service";
 import { type AppServices, createAppServices } from "./services/app-services";
 import { SessionStoreUnavailableError } from "./sessions/session-store";
 import { installSessions } from "./sessions/sessions";
@@ -50,6 +51,8 @@ export interface AppDependencies {
   observeSessionUnavailable?: () => void;
   /** An asset request, by where it was answered from (this build, another build's through Redis, or 404). */
   observeAsset?: (result: AssetResult) => void;
+  /** Event streams opened and closed, events published (the default services only). */
+  observeEvents?: EventObserver;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */

@@ -64,8 +64,10 @@ const services = await startAppServices({
   observeSessionUnavailable: metrics.observeSessionUnavailable,
   observePageCache: metrics.observePageCache,
   observePageCacheDropFailure: metrics.observePageCacheDropFailure,
+  observeEvents: metrics.eventsObserver,
 });
-const { redis, assetPublisher } = services;
+const { redis, assetPublisher, events } = services;
+metrics.watchEventStreams(() => events.openStreams);
 if (redis) metrics.watchRedis(redis);
 const tunnel = createTunnelOrExit(tunnelModule);
 if (tunnel?.spoolDepths) metrics.watchSpool(tunnel.spoolDepths, env.SENTRY_TUNNEL_SPOOL_MAX_BYTES);
@@ -92,7 +94,7 @@ const app = createApp({
 const server = createHttpServer(app.callback());
 const [metricsServer, port] = await Promise.all([
   startMetricsServer({ registry: metrics.registry, port: env.METRICS_PORT, host: env.METRICS_HOST }),
-  devStream && process.send ? listenKept(server, env.PORT, env.HOST, devStream.endStreams) : listen(server, env.PORT, env.HOST),
+  devStream && process.send ? listenKept(server, env.PORT, env.HOST, () => Promise.all([devStream.endStreams(), events.closeStreams()]).then(() => {})) : listen(server, env.PORT, env.HOST),
 ]);
 
 /** A spool directory that cannot be opened ends start-up with exit 1, naming the variable. */
@@ -132,11 +134,13 @@ exitOnSignals({
   readiness,
   logger,
   deadlineMs: env.SHUTDOWN_TIMEOUT_MS,
+  // Event streams would hold the drain to its deadline: they end now, with a retry hint that sends their clients elsewhere.
+  onDraining: () => void events.closeStreams(),
   afterDrain: async (deadline) => {
     // The spool has what is left of the drain deadline; the steps after it are bounded on their own.
     await tunnel?.drain(deadline);
     assetPublisher?.close();
-    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), redis?.close()]);
+    await Promise.all([tunnel?.close(), metricsServer.close(), reporting?.flushErrorReports(ERROR_FLUSH_TIMEOUT_MS), events.close().then(() => redis?.close())]);
   },
 });
 // Last: the logger writes synchronously, and a supervisor that signals on this line must find the handlers in place.

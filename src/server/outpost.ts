@@ -10,3 +10,4 @@ export { requestValue } from "./routing/request-value";
 export { type RateLimitDecision, type RateLimitMiddleware, rateLimit, type RateLimitOptions } from "./routing/rate-limit";
 export { revalidatePath, revalidateTag } from "./routing/revalidation";
 export { defineSettings } from "./routing/settings";
+export { eventStream, type EventStreamOptions, publish } from "./events/event-stream";

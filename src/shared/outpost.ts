@@ -27,6 +27,13 @@ export { Await, type AwaitProps } from "./deferred/Await";
 export { type FieldErrors, useActionData } from "./forms/page-forms";
 export { useRouteLoaderData } from "./routing/route-loader-data";
 export { type FeedbackPage, useFeedbackPage } from "./document/feedback-page";
+export {
+  type EventStreamState,
+  type EventStreamStatus,
+  type MissedEvents,
+  useEventStream,
+  type UseEventStreamOptions,
+} from "./events/use-event-stream";
 export type {
   ActionServices,
   CookieOptions,

@@ -103,6 +103,8 @@ export async function startTestApp(
         server.closeAllConnections();
         server.close(() => resolve());
       });
+      // Services a test brought are its own to close.
+      if (!base.services) await services.events.close();
       await redis?.close();
     },
   };

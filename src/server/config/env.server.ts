@@ -131,6 +131,16 @@ export const envSchema = object({
   ASSET_RETENTION_HOURS: _default(coerce.number().check(positive(), maximum(24 * 366)), 24),
   /** With REDIS_URL: a build whose hashed scripts and stylesheets total more than this is not published (fractions allowed). */
   ASSET_PUBLISH_MAX_MB: _default(coerce.number().check(positive(), maximum(1024)), 50),
+  /** Server-sent events: the last events of each channel kept for clients that reconnect (in Redis with REDIS_URL). */
+  EVENT_STREAM_RETAIN: _default(coerce.number().check(int(), minimum(1), maximum(100_000)), 100),
+  /** Seconds between the comment lines that keep an idle event stream open through proxies (fractions allowed). */
+  EVENT_STREAM_HEARTBEAT_S: _default(coerce.number().check(positive(), maximum(3_600)), 15),
+  /** Open event streams one client address may hold on a replica; more is 429. */
+  EVENT_STREAM_MAX_PER_CLIENT: _default(positiveInt, 8),
+  /** Open event streams one process may hold; more is 503 with Retry-After. */
+  EVENT_STREAM_MAX: _default(positiveInt, 10_000),
+  /** Bytes queued for an event stream's client that stopped reading, past which its connection is closed. */
+  EVENT_STREAM_BUFFER_MAX_BYTES: _default(coerce.number().check(int(), minimum(1_024)), 1_048_576),
   SENTRY_TUNNEL_PATH: pipe(
     _default(string().check(regex(/^\/[A-Za-z0-9/_-]*$/, "expected a path such as /monitoring")), TUNNEL_DEFAULTS.path),
     transform((value: string) => (value.length > 1 ? value.replace(/\/+$/, "") : value)),

@@ -8,6 +8,8 @@ export interface ShutdownOptions {
   logger: Logger;
   /** How long in-flight requests, then the after-drain steps that take a deadline, may take. */
   deadlineMs: number;
+  /** Runs as the drain begins, once not-ready: long-lived streams end here rather than hold the drain to its deadline. */
+  onDraining?: () => void;
   /** Runs after the server drained, with the deadline (ms since the epoch): deliver the spool, close upstream pools, flush error reports. */
   afterDrain?: (deadline: number) => Promise<void>;
 }
@@ -21,6 +23,7 @@ export async function drain(options: ShutdownOptions): Promise<{ timedOut: boole
   const { server, readiness, logger, deadlineMs } = options;
   const deadlineAt = Date.now() + deadlineMs;
   readiness.ready = false;
+  options.onDraining?.();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   // Keep-alive connections go idle as their last response finishes; close them as they do.
   server.closeIdleConnections();

@@ -2,6 +2,8 @@ import { totalmem } from "node:os";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AssetResult } from "../assets/static-assets";
 import { BUILD_ID } from "../monitoring/build-info";
+import type { EventObserver } from "../events/event-service";
+import { createEventMetrics } from "./event-metrics";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
 
@@ -35,6 +37,10 @@ export interface Metrics {
   observePageCacheDropFailure(): void;
   /** Reads the spool's depth per upstream when metrics are scraped; `capBytes` is its byte cap. */
   watchSpool(read: () => SpoolDepth[], capBytes: number): void;
+  /** Event streams opened and closed, events published (for the app's services). */
+  eventsObserver: EventObserver;
+  /** `outpost_event_streams`: the open streams, read at each scrape. */
+  watchEventStreams(read: () => number): void;
   /** `outpost_redis_up`, read at each scrape; registered only when REDIS_URL is set. */
   watchRedis(connection: { readonly up: boolean }): void;
 }
@@ -163,6 +169,7 @@ export function createMetrics(): Metrics {
   });
 
   const spool = createSpoolMetrics(registry);
+  const events = createEventMetrics(registry);
   const tunnelObserver: TunnelObserver = {
     ...spool.observer,
     forwarded(n) {
@@ -204,6 +211,8 @@ export function createMetrics(): Metrics {
       pageCacheDropFailures.inc();
     },
     watchSpool: spool.watchSpool,
+    eventsObserver: events.eventsObserver,
+    watchEventStreams: events.watchEventStreams,
     watchRedis(connection) {
       new Gauge({
         name: "outpost_redis_up",

@@ -9,6 +9,7 @@ import { type Env, readAppSettings } from "../config/env.server";
 import { createRateLimits, type RateLimits } from "../limits/rate-limits";
 import type { Logger } from "../logging/logger";
 import type { RequestMonitoring } from "../monitoring/request-monitoring";
+import { createEventService, type EventObserver, type EventService } from "../events/event-service";
 import { detachedContext } from "../page-cache/detached-context";
 import { createPageCache, type PageCache, type PageCacheResult } from "../page-cache/page-cache";
 import type { RedisConnection } from "../redis/redis-connection";
@@ -35,6 +36,8 @@ export interface AppServices extends RequestServices {
   sharedAssets: SharedAssets | undefined;
   /** The shared Redis (REDIS_URL), when there is one. */
   redis: RedisConnection | undefined;
+  /** Server-sent events: channels, their open streams on this process, fan-out through Redis when shared. */
+  events: EventService;
 }
 
 export interface ServiceOptions {
@@ -56,6 +59,8 @@ export interface ServiceOptions {
   observePageCacheDropFailure?: () => void;
   /** The build's prerender run renders each page for keeps: no page cache. */
   prerendering?: boolean;
+  /** Event streams opened, closed and events published (the metrics). */
+  observeEvents?: EventObserver;
 }
 
 /** Builds an app's services; with `shared`, Redis backs the sessions (SESSION_STORE=redis), limits, page cache and assets. */
@@ -82,13 +87,24 @@ export function createAppServices(options: ServiceOptions): AppServices {
       });
   // revalidateTag() and revalidatePath() take no context: they reach every page cache of the process, as they reach every replica.
   if (pageCache) registerPageCache(pageCache);
+  const events = createEventService({
+    retain: env.EVENT_STREAM_RETAIN,
+    heartbeatMs: env.EVENT_STREAM_HEARTBEAT_S * 1000,
+    maxPerClient: env.EVENT_STREAM_MAX_PER_CLIENT,
+    maxStreams: env.EVENT_STREAM_MAX,
+    maxBufferedBytes: env.EVENT_STREAM_BUFFER_MAX_BYTES,
+    redis,
+    logger,
+    observe: options.observeEvents,
+  });
   return {
-    actions: { rateLimits, userFeedback, settings },
+    actions: { rateLimits, userFeedback, settings, events },
     sessions,
     rateLimits,
     pageCache,
     sharedAssets: redis ? sharedAssetLookup(redis) : undefined,
     redis,
+    events,
   };
 }
 

@@ -1,0 +1,101 @@
+import type { Backlog, ChannelSubscriber } from "./channel-registry";
+import { compareEventIds } from "./event-id";
+import { eventFrame, HEARTBEAT_FRAME, noticeFrame, retryFrame, type StoredEvent } from "./sse-format";
+
+/** Why a stream ended: its client left, the process is shutting down, or the client stopped reading. */
+export type StreamEndReason = "client" | "shutdown" | "slow";
+
+/** The event a reconnecting client gets when events after its Last-Event-ID are no longer kept. */
+export const MISSED_EVENT = "missed";
+
+export interface EventStreamSinkOptions {
+  retryMs: number;
+  /** Bytes queued for a client that is not reading, past which its connection is closed. */
+  maxBufferedBytes: number;
+  /** The client's Last-Event-ID, already checked: events up to it are never sent again. */
+  lastEventId: string | undefined;
+  onEnd(reason: StreamEndReason): void;
+}
+
+/**
+ * One open stream: the body of its Response. Frames are queued by their bytes (high-water mark 0),
+ * so the queue's size is exactly what the client has not taken; once it passes the bound, the
+ * stream errors, which destroys the connection (memory never grows with a stalled reader). Live
+ * events wait while the backlog is read, then each id is sent once, in order.
+ */
+export class EventStreamSink implements ChannelSubscriber {
+  readonly body: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #lastId: string | undefined;
+  #held: StoredEvent[] | undefined = [];
+  #ended = false;
+  readonly #options: EventStreamSinkOptions;
+
+  constructor(options: EventStreamSinkOptions) {
+    this.#options = options;
+    this.#lastId = options.lastEventId;
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+          // Sent at once: the client sees the response start, and learns how soon to come back.
+          controller.enqueue(retryFrame(options.retryMs));
+        },
+        cancel: () => this.#end("client"),
+      },
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  deliver(event: StoredEvent, frame?: Uint8Array): void {
+    if (this.#held) {
+      this.#held.push(event);
+      return;
+    }
+    if (this.#lastId !== undefined && compareEventIds(event.id, this.#lastId) <= 0) return;
+    this.#lastId = event.id;
+    this.#write(frame ?? eventFrame(event));
+  }
+
+  /** Sends what the client missed (and says so when some of it is gone), then the events that came meanwhile. */
+  goLive({ events, missed }: Backlog): void {
+    if (missed) this.#write(noticeFrame(MISSED_EVENT, { lastEventId: this.#options.lastEventId, kept: events.length }));
+    const held = this.#held ?? [];
+    this.#held = undefined;
+    for (const event of events) this.deliver(event);
+    for (const event of held) this.deliver(event);
+  }
+
+  heartbeat(): void {
+    this.#write(HEARTBEAT_FRAME);
+  }
+
+  /** Ends the stream cleanly with a retry hint: the client comes back after `retryMs`, to whichever replica takes it. */
+  shutdown(retryMs: number): void {
+    if (this.#ended) return;
+    this.#write(retryFrame(retryMs));
+    if (this.#ended) return;
+    this.#controller.close();
+    this.#end("shutdown");
+  }
+
+  #write(frame: Uint8Array): void {
+    if (this.#ended) return;
+    this.#controller.enqueue(frame);
+    const queued = -(this.#controller.desiredSize ?? 0);
+    if (queued <= this.#options.maxBufferedBytes) return;
+    this.#controller.error(new Error("event stream: the client stopped reading"));
+    this.#end("slow");
+  }
+
+  #end(reason: StreamEndReason): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#held = undefined;
+    this.#options.onEnd(reason);
+  }
+}
