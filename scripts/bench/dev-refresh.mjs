@@ -1,9 +1,11 @@
 // The dev loop as a developer sees it: `npm run dev` start-up, and from saving a one-line
 // component change to the changed DOM in an open Chromium page (React Fast Refresh), on the
-// home page (a route module with a component only) and on one that also exports `head`.
+// home page (a route module with a component only) and on one that also exports `head`; then
+// from saving a stylesheet or a Tailwind class to the changed style (dev-style-refresh.mjs).
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { devStyleRefresh } from "./dev-style-refresh.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
 import { freePort, ROOT, sleep } from "./lib/proc.mjs";
 
@@ -26,8 +28,16 @@ export const REFRESHED_PAGES = [
   },
 ];
 
-/** `edits` text changes and as many changes back per page: start-up, and write-to-DOM times in ms per page. */
+/**
+ * `edits` text changes and as many changes back per page, then as many style saves of each kind:
+ * start-up, and write-to-DOM (or to computed style) times in ms per page or kind of save.
+ */
 export async function devRefresh({ edits }) {
+  const components = await devComponentRefresh({ edits });
+  return { ...components, pages: [...components.pages, ...(await devStyleRefresh({ edits }))] };
+}
+
+async function devComponentRefresh({ edits }) {
   const pages = REFRESHED_PAGES.map((page) => ({ ...page, ...editor(page) }));
   const restoreAll = () => {
     for (const page of pages) page.restore();

@@ -1,9 +1,13 @@
 // The dev build's stylesheets, made as the production build makes them (scripts/build.mjs): one
 // transform for the script builds and the stylesheet build, one stylesheet per CSS file the
 // browser build imports. Run again after each client build, reusing what no saved file
-// concerns: a Tailwind stylesheet is compiled again only after a save of a file it scans or
-// imports (or of a new file), so saving a CSS Module does not wait for Tailwind.
+// concerns: a Tailwind stylesheet is compiled again only after a save of a file it imports, or of
+// a source it scans that now holds a class it did not (or of a new file), so saving a CSS Module,
+// or a component's text, does not wait for Tailwind. (A class no longer used stays until the next
+// compile, as with Tailwind's own dev servers: it styles nothing.)
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { Scanner } from "@tailwindcss/oxide";
 import { CSS_MODULE } from "../build/css/css-modules.mjs";
 import { writeModuleDeclaration } from "../build/css/module-types.mjs";
 import { POSTCSS_CONFIGS } from "../build/css/postcss.mjs";
@@ -23,17 +27,27 @@ export function devStylesheets({ root, outDir, styles }) {
   const compiled = new Map();
   const saved = new Set(); // absolute paths saved since the last build
   let last = null; // the last good build, and the files it was made from
+  /** For a Tailwind stylesheet about to be compiled again: the sources whose save caused it, and their classes then. */
+  const recompiling = new Map();
   const caching = {
     stylesheet: async (file) => {
       const known = compiled.get(file);
       if (known) return known.result;
+      const candidates = recompiling.get(file) ?? new Map();
+      recompiling.delete(file);
       const result = await transform.stylesheet(file);
       const dependencies = new Set(result.dependencies);
       // Tailwind's: it scans the project's sources, so a new file may bring classes too.
       const scans = result.dependencies.some((dependency) => !dependency.endsWith(".css") && !isPostcssConfig(root, dependency));
-      compiled.set(file, { result, dependencies, scans });
+      compiled.set(file, { result, dependencies, scans, candidates });
       return result;
     },
+  };
+  /** Whether saving `source` may change what Tailwind generates: true unless its classes are all ones it had when last compiled. */
+  const bringsClasses = (entry, source) => {
+    const before = entry.candidates.get(source);
+    const now = candidatesOf(source);
+    return !before || !now || [...now].some((candidate) => !before.has(candidate));
   };
   /** Forgets each compiled file a saved one concerns; true if any. */
   const forget = (files) => {
@@ -44,10 +58,15 @@ export function devStylesheets({ root, outDir, styles }) {
     }
     let forgotten = false;
     for (const [file, entry] of compiled) {
-      if (files.some((saved) => entry.dependencies.has(saved) || (entry.scans && scannable(saved)))) {
-        compiled.delete(file);
-        forgotten = true;
-      }
+      const concerning = files.filter((saved) => entry.dependencies.has(saved) || (entry.scans && unscanned(saved)));
+      const scanned = (saved) => entry.scans && !saved.endsWith(".css") && entry.dependencies.has(saved);
+      if (concerning.length === 0 || concerning.every((saved) => scanned(saved) && !bringsClasses(entry, saved))) continue;
+      compiled.delete(file);
+      forgotten = true;
+      // Their classes as this compile sees them: a later save that adds none need not compile again.
+      const candidates = new Map();
+      for (const saved of concerning.filter(scanned)) candidates.set(saved, candidatesOf(saved));
+      recompiling.set(file, new Map([...candidates].filter(([, set]) => set !== null)));
     }
     return forgotten;
   };
@@ -88,11 +107,23 @@ export function devStylesheets({ root, outDir, styles }) {
   };
 }
 
+/** The class candidates Tailwind's scanner finds in a source; null if it cannot be read. */
+function candidatesOf(file) {
+  let content;
+  try {
+    content = readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+  const found = new Scanner({ sources: [] }).getCandidatesWithPositions({ content, extension: path.extname(file).slice(1) });
+  return new Set(found.map((item) => item.candidate));
+}
+
 function isPostcssConfig(root, file) {
   return path.dirname(file) === root && POSTCSS_CONFIGS.includes(path.basename(file));
 }
 
-/** A saved file Tailwind may scan: not CSS, nor a generated declaration. */
-function scannable(file) {
-  return !/\.(css|map)$/.test(file) && !file.endsWith(".d.css.ts");
+/** A saved file Tailwind may scan that it has not yet: a new one, not CSS nor a generated declaration (nor an editor's temporary file, gone again). */
+function unscanned(file) {
+  return !/\.(css|map)$/.test(file) && !file.endsWith(".d.css.ts") && existsSync(file);
 }

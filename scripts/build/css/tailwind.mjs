@@ -30,7 +30,9 @@ export async function compileTailwind({ root, file, css }) {
     const auto = compiler.root === "none" ? [] : compiler.root === null ? [{ base: root, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
     const scanner = new Scanner({ sources: [...auto, ...compiler.sources] });
     candidates = scanner.scan();
-    for (const scanned of scanner.files) dependencies.add(scanned);
+    // Its scanner lists the stylesheets it walked past but takes no classes from them: a save of
+    // one (a CSS Module) need not compile this again. Those it imports are reported above.
+    for (const scanned of scanner.files) if (!scanned.endsWith(".css")) dependencies.add(scanned);
   }
   // Tailwind's own lowering (nesting, @property fallbacks) for the browsers it supports.
   const { code } = optimize(compiler.build(candidates), { file, minify: false });
