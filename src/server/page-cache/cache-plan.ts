@@ -2,7 +2,7 @@ import type { Context } from "koa";
 import type { PageCachePolicy } from "../../shared/routing/module";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
-import { splitPath } from "../../shared/routing/match";
+import { safeDecode, splitPath } from "../../shared/routing/match";
 import { requestOrigin } from "../http/request-target";
 import { parseSearch } from "../routing/search-params";
 import type { ClassifiedRequest } from "../request/core/classify";
@@ -29,9 +29,21 @@ export function canonicalPath(path: string): string {
   return isCanonicalPath(path) ? path : `/${splitPath(path).join("/")}`;
 }
 
-/** The tag every answer of one page path carries, whatever its spelling, so revalidatePath is a revalidateTag. */
+/** Characters a path segment holds as they are, decoded or not: such a path is its own tag. */
+const PLAIN_PATH = /^[\w.~/-]*$/;
+
+/** A segment as a param reaches the page (decoded; one that cannot be is taken as it is), escaped one way: `%61` and `a`, `%c3%a9` and `é` are one. */
+function segmentSpelling(segment: string): string {
+  return encodeURIComponent(safeDecode(segment) ?? segment);
+}
+
+/**
+ * The tag every answer of one page path carries, whatever its spelling (slashes, escapes), so
+ * revalidatePath is a revalidateTag, given the path escaped or as a param makes it (`/x/${slug}`).
+ */
 export function pathTag(path: string): string {
-  return `path:${canonicalPath(path)}`;
+  const canonical = canonicalPath(path);
+  return `path:${PLAIN_PATH.test(canonical) ? canonical : `/${splitPath(canonical).map(segmentSpelling).join("/")}`}`;
 }
 
 /** The leaf page's cache declaration, if any. */
