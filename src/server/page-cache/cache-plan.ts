@@ -108,7 +108,9 @@ export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppR
     return undefined;
   }
   if (typeof policy.tags !== "function" && !queryTaken(routes, leaf, querystring)) return undefined;
-  const requested = request.format === "data" && request.requested?.ok && request.requested.only ? [...request.requested.only].sort().join(",") : "";
+  // Every route (`*`) is not none (`=`, a client whose routes all kept their data): one key would answer one with the other.
+  const only = request.requested?.ok ? request.requested.only : undefined;
+  const requested = request.format !== "data" ? "" : only ? `=${[...only].sort().join(",")}` : "*";
   // The build first, then `|` (the Redis store scopes its bookkeeping by it); the rest joined by
   // line feeds, which no request target holds, so no path or query can pass for another's.
   const key = `${build}|${request.format}\n${requestOrigin(ctx) ?? ""}\n${request.pagePath}\n${querystring}\n${requested}`;
