@@ -109,7 +109,9 @@ async function build(names, afterClient = () => {}) {
   const rebuild = async (name) => {
     const half = halves[name];
     try {
-      const result = await half.context.rebuild();
+      // A stylesheet's save that leaves the browser's scripts as they are skips their build (~150 ms).
+      const stylesOnly = name === "client" && !half.broken && (await stylesheets.scriptsUnchanged(half.metafile));
+      const result = stylesOnly ? { metafile: half.metafile } : await half.context.rebuild();
       const more = (await half.afterBuild?.(result)) ?? { inputs: [], outputs: [] };
       const outputs = [...Object.keys(result.metafile.outputs), ...more.outputs];
       Object.assign(half, { inputs: new Set([...projectInputs(result.metafile), ...more.inputs]), metafile: result.metafile, outputs });

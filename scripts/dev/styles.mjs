@@ -79,6 +79,29 @@ export function devStylesheets({ root, outDir, styles }) {
       for (const file of files) saved.add(path.resolve(root, file));
     },
     /**
+     * Whether the browser's scripts are as `metafile` says despite the saves since: only stylesheets
+     * were saved, and each CSS Module among them kept its class names and what it composes from.
+     * Then the client half need not be built again, only its stylesheets.
+     * @param {import("esbuild").Metafile} metafile the browser's last script build
+     */
+    async scriptsUnchanged(metafile) {
+      if (saved.size === 0 || ![...saved].every((file) => file.endsWith(".css") && !isPostcssConfig(root, file))) return false;
+      for (const file of saved) {
+        if (!CSS_MODULE.test(file)) continue;
+        const relative = path.relative(root, file).split(path.sep).join("/");
+        const before = classes.get(file);
+        if (!before || !metafile.inputs[relative]) return false;
+        try {
+          const now = await transform.moduleClasses(file);
+          const composed = metafile.inputs[relative].imports.map((item) => path.resolve(root, item.path));
+          if (JSON.stringify(now.classes) !== JSON.stringify(before) || JSON.stringify(now.imports) !== JSON.stringify(composed)) return false;
+        } catch {
+          return false; // the build says what is wrong, where
+        }
+      }
+      return true;
+    },
+    /**
      * The stylesheets of this client build (what buildStylesheets returns); throws esbuild's
      * errors, syntax errors included. Also writes each CSS Module's declaration.
      * @param {import("esbuild").Metafile} metafile the browser's script build
