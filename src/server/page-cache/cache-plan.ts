@@ -37,13 +37,18 @@ function segmentSpelling(segment: string): string {
   return encodeURIComponent(safeDecode(segment) ?? segment);
 }
 
+/** One spelling of every path the router matches alike (slashes, escapes): what a page path is known by. */
+export function pathSpelling(path: string): string {
+  const canonical = canonicalPath(path);
+  return PLAIN_PATH.test(canonical) ? canonical : `/${splitPath(canonical).map(segmentSpelling).join("/")}`;
+}
+
 /**
  * The tag every answer of one page path carries, whatever its spelling (slashes, escapes), so
  * revalidatePath is a revalidateTag, given the path escaped or as a param makes it (`/x/${slug}`).
  */
 export function pathTag(path: string): string {
-  const canonical = canonicalPath(path);
-  return `path:${PLAIN_PATH.test(canonical) ? canonical : `/${splitPath(canonical).map(segmentSpelling).join("/")}`}`;
+  return `path:${pathSpelling(path)}`;
 }
 
 /** The leaf page's cache declaration, if any. */

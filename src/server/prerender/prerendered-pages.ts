@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Context } from "koa";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
-import { canonicalPath, isCanonicalPath } from "../page-cache/cache-plan";
+import { pathSpelling } from "../page-cache/cache-plan";
 import { type StoredAnswer, writeStored } from "../page-cache/stored-page";
 import { redirectToCanonical } from "../request/canonical-path";
 import type { ClassifiedRequest } from "../request/core/classify";
@@ -69,25 +69,25 @@ const PRERENDERED_STATUS = "outpost; hit; detail=prerendered";
  * Answers a page read (GET, HEAD, document or data request) of a prerendered URL from the build,
  * without running any loader; true when it did. A page whose document could not take this
  * server's config is left to render. Another spelling of its path that the router matches alike
- * (`/x/`, `//x`) is found too: a document request is redirected (308) to the page's own path, a
- * data request answered from the build.
+ * (`/x/`, `//x`, `/x/%61`) is found too: a document request is redirected (308) to the page's own
+ * path, a data request answered from the build.
  */
 export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfig): (ctx: Context, request: ClassifiedRequest) => boolean {
   const served = serializeAsScriptValue(config);
-  const byPath = new Map<string, { pattern: string; document: StoredAnswer; data: StoredAnswer }>();
+  // By the one spelling of every path the router matches alike (slashes, escapes).
+  const byPath = new Map<string, { path: string; pattern: string; document: StoredAnswer; data: StoredAnswer }>();
   for (const page of build.pages) {
     const document = withServerConfig(page.document, build.config, served);
-    if (document) byPath.set(page.path, { pattern: page.pattern, document, data: page.data });
+    if (document) byPath.set(pathSpelling(page.path), { path: page.path, pattern: page.pattern, document, data: page.data });
   }
   return (ctx, request) => {
     // A read the switch let through is a GET or a HEAD (anything else was refused 405).
     if (request.op !== "read" || request.format === "resource") return false;
     const { pagePath } = request;
-    const canonical = isCanonicalPath(pagePath);
-    const page = byPath.get(canonical ? pagePath : canonicalPath(pagePath));
+    const page = byPath.get(pathSpelling(pagePath));
     // The pattern too: a diagnostics page is matched (so served) only while they are enabled.
     if (!page || page.pattern !== request.matched?.pattern) return false;
-    if (request.format === "document" && !canonical) redirectToCanonical(ctx, pagePath);
+    if (request.format === "document" && pagePath !== page.path) redirectToCanonical(ctx, page.path);
     else writeStored(ctx, request.format === "document" ? page.document : page.data, undefined, PRERENDERED_STATUS);
     return true;
   };
