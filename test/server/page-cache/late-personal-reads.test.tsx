@@ -53,7 +53,7 @@ describe("a deferred value of a page rendered whole that reads who asks, or sets
     ["/test/kept-reads-later", "alice"],
     ["/test/public-reads-later", "alice"],
     ["/test/kept-sets-later", "counted"],
-  ]) {
+  ] as const) {
     it(`${path}: the answer is private, no-store, and the next visitor gets their own`, async () => {
       const alice = await get(path, { Cookie: "who=alice" });
       expect(alice.text()).toContain(`<p id="who">${shown}</p>`);
