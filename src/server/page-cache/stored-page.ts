@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Context } from "koa";
 import { contentSecurityPolicy } from "../http/content-security-policy";
 import { createNonce, NONCE_LENGTH } from "../http/nonce";
+import { NONCE_ATTRIBUTE as ATTRIBUTE, nonceByteOffsets, textWithNonce } from "./stored-text";
 
 /**
  * A rendered answer kept to be served again: a page's whole HTML document, or the JSON data
@@ -20,8 +21,10 @@ import { createNonce, NONCE_LENGTH } from "../http/nonce";
  *   CSP nonce for this response (in the header and at each of the renderer's nonce offsets), a
  *   weak ETag and 304, HEAD without a body, the stored headers, `Age` and `Cache-Status`. The security headers that every response carries
  *   come from the app's securityHeaders() middleware, as for any page.
- *   The body goes out from a copy of the stored bytes with the nonce written in, which takes
- *   another response's nonce only once its own response has finished.
+ *   An answer's first write goes out as text with the nonce written in (nothing outside V8's heap,
+ *   so a miss or a Redis hit leaves no malloc'd memory behind); from its second on, from a copy of
+ *   its bytes with the nonce written in, which takes another response's nonce only once its own
+ *   response has finished.
  */
 export interface StoredAnswer {
   kind: "document" | "data";
@@ -56,43 +59,35 @@ const NOT_KEPT = new Set([
 ]);
 
 const NONCE_IN_CSP = /'nonce-([^']+)'/;
-const ATTRIBUTE = 'nonce="';
 
-/** The whole body Koa would send, as bytes; undefined for a stream (a deferred page, a piped render). */
-function bodyBytes(ctx: Context): Buffer | undefined {
+/** The whole body Koa would send, as text; undefined for a stream (a deferred page, a piped render). */
+function bodyText(ctx: Context): string | undefined {
   if (!ctx.respond && ctx.respond !== undefined) return undefined;
   const { body } = ctx;
-  if (typeof body === "string") return Buffer.from(body, "utf8");
-  if (Buffer.isBuffer(body)) return body;
+  if (typeof body === "string") return body;
+  if (Buffer.isBuffer(body)) return body.toString("utf8");
   return undefined;
-}
-
-/** Where the renderer wrote `nonce` (a value nobody was sent yet), as byte offsets of the value. */
-function nonceOffsets(bytes: Buffer, nonce: string): number[] {
-  const attribute = Buffer.from(`${ATTRIBUTE}${nonce}"`, "latin1");
-  const slots: number[] = [];
-  for (let at = bytes.indexOf(attribute); at >= 0; at = bytes.indexOf(attribute, at + attribute.length)) slots.push(at + ATTRIBUTE.length);
-  return slots;
 }
 
 /** The rendered answer on `ctx`, to be kept; undefined when it must not be (see the module comment). */
 export function captureStored(ctx: Context, kind: StoredAnswer["kind"]): StoredAnswer | undefined {
   if (ctx.status !== 200 || ctx.response.get("Set-Cookie")) return undefined;
-  const bytes = bodyBytes(ctx);
-  if (bytes === undefined) return undefined;
+  const body = bodyText(ctx);
+  if (body === undefined) return undefined;
   let nonceSlots: number[] | undefined;
   if (kind === "document") {
     const nonce = NONCE_IN_CSP.exec(ctx.response.get("Content-Security-Policy"))?.[1];
     if (nonce?.length !== NONCE_LENGTH) return undefined;
-    nonceSlots = nonceOffsets(bytes, nonce);
+    nonceSlots = nonceByteOffsets(body, nonce);
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers)) {
     if (value === undefined || NOT_KEPT.has(name)) continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
   }
-  const etag = `W/"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
-  return { kind, status: 200, headers, body: bytes.toString("utf8"), nonceSlots, etag, storedAt: Date.now() };
+  // One-shot: no Hash object whose native state waits for the GC.
+  const etag = `W/"${hash("sha256", body, "base64url").slice(0, 27)}"`;
+  return { kind, status: 200, headers, body, nonceSlots, etag, storedAt: Date.now() };
 }
 
 /** A stored body as bytes, the offsets its nonces go to, and copies free to fill. */
@@ -103,9 +98,11 @@ interface BodyTemplate {
   free: Buffer[];
 }
 
-// Made on an answer's first write, so a hit costs writing the nonce into a copy of the bytes,
-// not its encoding or a new buffer (which, for a big page, feeds the GC).
+// Made on an answer's second write, so a hit costs writing the nonce into a copy of the bytes,
+// not its encoding or a new buffer (which, for a big page, feeds the GC); the first goes out as
+// text, so answers written once (misses of a flood, Redis hits) never hold malloc'd bytes.
 const templates = new WeakMap<StoredAnswer, BodyTemplate>();
+const writtenOnce = new WeakSet<StoredAnswer>();
 // Copies kept per answer between responses: a write to a reading client is done before the next
 // request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
 const FREE_COPIES = 2;
@@ -144,7 +141,11 @@ function templateOf(stored: StoredAnswer): BodyTemplate {
 }
 
 /** The stored body with a nonce nobody else was sent at each of the renderer's nonce offsets. */
-function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer {
+function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer | string {
+  if (!templates.has(stored) && !writtenOnce.has(stored)) {
+    writtenOnce.add(stored);
+    return stored.kind === "document" ? textWithNonce(stored.body, stored.nonceSlots ?? [], fresh) : stored.body;
+  }
   const template = templateOf(stored);
   if (template.slots.length === 0) return template.bytes;
   const copy = template.free.pop() ?? unpooled(template.bytes);

@@ -20,7 +20,7 @@ const routes = await loadAppRoutes({
   },
 });
 
-/** The bodies the page cache wrote (its stored bytes with a fresh nonce), as the app sends them. */
+/** The bodies the page cache wrote from its stored bytes (a hit's, with a fresh nonce), as the app sends them. */
 const sent: Buffer[] = [];
 const keepSentBodies: Middleware = async (ctx, next) => {
   await next();
@@ -57,7 +57,8 @@ describe("the in-process page cache under a flood of distinct query strings", ()
 
     // What an entry really holds: its text (one byte a character here) and, twice at most (the
     // template and one free copy), the memory behind its bytes: their own, not a pool's slab.
-    expect(sent.length).toBeGreaterThan(FLOOD);
+    // A miss goes out as text: the second visitor of a URL is the first answered from bytes (unless evicted by then).
+    expect(sent.length).toBeGreaterThan(FLOOD / 2);
     const body = sent[0] as Buffer;
     expect(body.buffer.byteLength).toBe(body.byteLength);
     const real = body.byteLength + 2 * body.buffer.byteLength;
