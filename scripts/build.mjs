@@ -11,7 +11,7 @@ import { loadAppConfig, routeModules } from "./build/app-routes.mjs";
 import { writeModuleDeclaration } from "./build/css/module-types.mjs";
 import { importedStylesheets } from "./build/css/route-styles.mjs";
 import { classNameDisagreement } from "./build/css/style-imports-plugin.mjs";
-import { buildStylesheets } from "./build/css/stylesheets.mjs";
+import { buildStylesheets, CSS_SYNTAX_ERROR } from "./build/css/stylesheets.mjs";
 import { APP_DIR, clientOptions, ROOT, serverOptions, styleOptions } from "./build/options.mjs";
 import { checkPublicFolder } from "./build/public-check.mjs";
 import { sentrySourceMapsPlugin } from "./build/sentry-sourcemaps.mjs";

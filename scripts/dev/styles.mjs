@@ -12,10 +12,7 @@ import { CSS_MODULE } from "../build/css/css-modules.mjs";
 import { writeModuleDeclaration } from "../build/css/module-types.mjs";
 import { POSTCSS_CONFIGS } from "../build/css/postcss.mjs";
 import { importedStylesheets } from "../build/css/route-styles.mjs";
-import { buildStylesheets } from "../build/css/stylesheets.mjs";
-
-/** esbuild warns of CSS it cannot parse and goes on; in development that is an error the page shows. */
-const SYNTAX_ERROR = "css-syntax-error";
+import { buildStylesheets, CSS_SYNTAX_ERROR } from "../build/css/stylesheets.mjs";
 
 /**
  * @param {{ root: string, outDir: string, styles: import("../build/options.mjs").StyleOptions }} options
@@ -116,7 +113,7 @@ export function devStylesheets({ root, outDir, styles }) {
       if (last && last.key === key && !forgotten && !changes.some((file) => last.inputs.has(file))) return last.result;
       last = null;
       const result = await buildStylesheets({ root, assetsDir: path.join(outDir, "client", "assets"), files, transform: caching, production: false });
-      const errors = result.warnings.filter((warning) => warning.id === SYNTAX_ERROR);
+      const errors = result.warnings.filter((warning) => warning.id === CSS_SYNTAX_ERROR);
       if (errors.length > 0) throw Object.assign(new Error("a stylesheet has a syntax error"), { errors });
       last = { key, result, inputs: new Set(Object.keys(result.metafile.inputs).map((input) => path.resolve(root, input))) };
       return result;

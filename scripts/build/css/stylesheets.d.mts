@@ -1,6 +1,7 @@
-import type { Metafile } from "esbuild";
+import type { Message, Metafile } from "esbuild";
 import type { StyleTransform } from "./style-transform.mjs";
 
+export const CSS_SYNTAX_ERROR: "css-syntax-error";
 export function stylesheetName(root: string, file: string): string;
 export function buildStylesheets(options: {
   root: string;
@@ -9,4 +10,4 @@ export function buildStylesheets(options: {
   transform: StyleTransform;
   production: boolean;
   write?: boolean;
-}): Promise<{ outputs: Map<string, string>; metafile: Metafile }>;
+}): Promise<{ outputs: Map<string, string>; metafile: Metafile; warnings: Message[] }>;

@@ -8,6 +8,9 @@ import { toEsbuildError } from "./css-error.mjs";
 /** Files a stylesheet may name with `url()`, copied under a content-hashed name. */
 const MEDIA = [".woff2", ".woff", ".ttf", ".otf", ".eot", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico"];
 
+/** esbuild's id for CSS it cannot parse: only a warning to esbuild (the browser drops the rule), an error to Outpost. */
+export const CSS_SYNTAX_ERROR = "css-syntax-error";
+
 /** A stylesheet's output name: its path under src/ (or the project), flattened, at most 100 characters. */
 export function stylesheetName(root, file) {
   const relative = path.relative(root, file).split(path.sep).join("/").replace(/^src\//, "").replace(/\.css$/, "");

@@ -28,7 +28,9 @@ export async function compileTailwind({ root, file, css }) {
   let candidates = [];
   if (compiler.features & Features.Utilities) {
     const auto = compiler.root === "none" ? [] : compiler.root === null ? [{ base: root, pattern: "**/*", negated: false }] : [{ ...compiler.root, negated: false }];
-    const scanner = new Scanner({ sources: [...auto, ...compiler.sources] });
+    // Build outputs are never sources, even where a product's .gitignore does not name them.
+    const outputs = ["dist", ".dev-build", ".builds"].map((folder) => ({ base: root, pattern: `${folder}/**`, negated: true }));
+    const scanner = new Scanner({ sources: [...auto, ...compiler.sources, ...outputs] });
     candidates = scanner.scan();
     // Its scanner lists the stylesheets it walked past but takes no classes from them: a save of
     // one (a CSS Module) need not compile this again. Those it imports are reported above.
