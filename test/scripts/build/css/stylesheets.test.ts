@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildStylesheets, stylesheetName } from "../../../../scripts/build/css/stylesheets.mjs";
+import { buildStylesheets, CSS_SYNTAX_ERROR, stylesheetName } from "../../../../scripts/build/css/stylesheets.mjs";
 import { createStyleTransform } from "../../../../scripts/build/css/style-transform.mjs";
 
 describe("a stylesheet's output name", () => {
@@ -63,5 +63,20 @@ describe("the stylesheet build", () => {
     expect(Object.keys(metafile.outputs[outputs.get(path.join(root, "src/app/page.css")) ?? ""]?.inputs ?? {})).toEqual(
       expect.arrayContaining(["src/app/base.css", "src/app/page.css"]),
     );
+  });
+
+  it("reports CSS it cannot parse as a syntax error with its file and line, which the build then refuses", async () => {
+    write("src/app/broken.css", ".ok {\n  color: red;\n}\n.broken {\n  color: red;;\n  }}\n");
+    const { warnings } = await buildStylesheets({
+      root,
+      assetsDir: path.join(root, "dist/client/assets"),
+      files: [path.join(root, "src/app/broken.css")],
+      transform: createStyleTransform({ root, production: true }),
+      production: true,
+      write: false,
+    });
+    const syntax = warnings.filter((warning) => warning.id === CSS_SYNTAX_ERROR);
+    expect(syntax.length).toBeGreaterThan(0);
+    expect(syntax[0]?.location).toMatchObject({ file: expect.stringContaining("broken.css"), line: 6 });
   });
 });
