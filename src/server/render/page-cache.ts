@@ -1,5 +1,6 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { type Writable, Writable as WritableStream } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import type { Context } from "koa";
 import type { ServerRouteModule } from "../../shared/routing/module";
 import type { RouteState } from "../../shared/routing/route-state";
@@ -31,17 +32,23 @@ export function isPublicPage(headers: Record<string, string> | undefined, status
   return policy !== undefined && /(^|,)\s*public\s*(,|$)/i.test(policy);
 }
 
-/** Renders into memory: a cacheable page needs its whole body for an ETag. */
-export function collectDocument(pipe: (destination: Writable) => void): Promise<Buffer> {
+/**
+ * Renders into memory, as text: a cacheable page needs its whole body for an ETag. Text, not
+ * Buffers: bytes made per render would wait for the GC outside V8's heap, and a flood of misses
+ * left malloc's arena fragmented (docs/decisions/0103-page-cache-memory-off-malloc.md).
+ */
+export function collectDocument(pipe: (destination: Writable) => void): Promise<string> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let text = "";
+    const decoder = new StringDecoder("utf8");
     const sink = new WritableStream({
-      write(chunk: Buffer, _encoding, callback) {
-        chunks.push(Buffer.from(chunk));
+      decodeStrings: false,
+      write(chunk: string | Uint8Array, _encoding, callback) {
+        text += typeof chunk === "string" ? chunk : decoder.write(chunk);
         callback();
       },
     });
-    sink.on("finish", () => resolve(Buffer.concat(chunks)));
+    sink.on("finish", () => resolve(text + decoder.end()));
     sink.on("error", reject);
     pipe(sink);
   });
@@ -52,15 +59,8 @@ export function collectDocument(pipe: (destination: Writable) => void): Promise<
  * The ETag leaves out the nonce (fresh per response, so only the renderer wrote it), so every
  * response of the same page has the same one.
  */
-export function answerCacheable(ctx: Context, body: Buffer, nonce: string): void {
-  const hash = createHash("sha256");
-  const attribute = Buffer.from(`nonce="${nonce}"`, "latin1");
-  let from = 0;
-  for (let at = body.indexOf(attribute); at >= 0; at = body.indexOf(attribute, from)) {
-    hash.update(body.subarray(from, at));
-    from = at + attribute.length;
-  }
-  ctx.etag = hash.update(body.subarray(from)).digest("base64url").slice(0, 27);
+export function answerCacheable(ctx: Context, body: string, nonce: string): void {
+  ctx.etag = hash("sha256", body.replaceAll(`nonce="${nonce}"`, ""), "base64url").slice(0, 27);
   ctx.body = body;
   if (ctx.fresh) {
     ctx.status = 304;
