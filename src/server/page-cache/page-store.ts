@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { StoredAnswer } from "./stored-page";
+import { type StoredAnswer, TEXT_WRITE_MAX } from "./stored-page";
 
 /** One kept answer and how long it may be served: fresh until `freshUntil`, stale (refreshing) until `staleUntil` (ms since the epoch). */
 export interface CacheEntry {
@@ -24,13 +24,14 @@ const TWO_BYTE = /[\u0100-\uffff]/;
 
 /**
  * The bytes an entry keeps in this process, counted against the budget: its text as V8 holds
- * it, its UTF-8 bytes (twice for a document: stored-page.ts keeps one copy free to take the next
- * nonce), its key, tags and headers (two bytes a character at worst), and the objects around them.
+ * it; for a body past TEXT_WRITE_MAX, its UTF-8 bytes too (twice for a document: stored-page.ts
+ * keeps one copy free to take the next nonce); its key, tags and headers (two bytes a character
+ * at worst), and the objects around them.
  */
 export function entryBytes(entry: CacheEntry, key = ""): number {
   const { body, headers, kind } = entry.stored;
   const text = body.length * (TWO_BYTE.test(body) ? 2 : 1);
-  const bytes = Buffer.byteLength(body) * (kind === "document" ? 2 : 1);
+  const bytes = body.length <= TEXT_WRITE_MAX ? 0 : Buffer.byteLength(body) * (kind === "document" ? 2 : 1);
   let names = key.length;
   for (const tag of entry.tags) names += tag.length;
   for (const [name, value] of Object.entries(headers)) names += name.length + value.length + 32;

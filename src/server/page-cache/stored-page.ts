@@ -21,10 +21,10 @@ import { NONCE_ATTRIBUTE as ATTRIBUTE, nonceByteOffsets, textWithNonce } from ".
  *   CSP nonce for this response (in the header and at each of the renderer's nonce offsets), a
  *   weak ETag and 304, HEAD without a body, the stored headers, `Age` and `Cache-Status`. The security headers that every response carries
  *   come from the app's securityHeaders() middleware, as for any page.
- *   An answer's first write goes out as text with the nonce written in (nothing outside V8's heap,
- *   so a miss or a Redis hit leaves no malloc'd memory behind); from its second on, from a copy of
- *   its bytes with the nonce written in, which takes another response's nonce only once its own
- *   response has finished.
+ *   A body of up to TEXT_WRITE_MAX characters goes out as text with the nonce written in: nothing
+ *   outside V8's heap, so kept pages leave no malloc'd memory behind (decision 0103). A larger one
+ *   from a copy of its bytes with the nonce written in, which takes another response's nonce
+ *   only once its own response has finished (decision 0095).
  */
 export interface StoredAnswer {
   kind: "document" | "data";
@@ -98,11 +98,16 @@ interface BodyTemplate {
   free: Buffer[];
 }
 
-// Made on an answer's second write, so a hit costs writing the nonce into a copy of the bytes,
-// not its encoding or a new buffer (which, for a big page, feeds the GC); the first goes out as
-// text, so answers written once (misses of a flood, Redis hits) never hold malloc'd bytes.
+/**
+ * Up to this many characters, a body goes out as text: Node writes it through one stack buffer,
+ * as fast as bytes, and kept bytes (malloc'd, freed with their entry) fragmented malloc's arena
+ * under a flood of small pages. Past it, encoding per response costs far more than a copy.
+ */
+export const TEXT_WRITE_MAX = 16 * 1024;
+
+// Made on a large answer's first write, so a hit costs writing the nonce into a copy of the
+// bytes, not its encoding or a new buffer (which, for a big page, feeds the GC).
 const templates = new WeakMap<StoredAnswer, BodyTemplate>();
-const writtenOnce = new WeakSet<StoredAnswer>();
 // Copies kept per answer between responses: a write to a reading client is done before the next
 // request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
 const FREE_COPIES = 2;
@@ -142,8 +147,7 @@ function templateOf(stored: StoredAnswer): BodyTemplate {
 
 /** The stored body with a nonce nobody else was sent at each of the renderer's nonce offsets. */
 function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer | string {
-  if (!templates.has(stored) && !writtenOnce.has(stored)) {
-    writtenOnce.add(stored);
+  if (stored.body.length <= TEXT_WRITE_MAX) {
     return stored.kind === "document" ? textWithNonce(stored.body, stored.nonceSlots ?? [], fresh) : stored.body;
   }
   const template = templateOf(stored);
