@@ -36,10 +36,12 @@ export class ChannelRegistry {
     this.#retain = retain;
   }
 
-  subscribe(name: string, subscriber: ChannelSubscriber): () => void {
-    const channel = this.#channel(name);
-    channel.subscribers.add(subscriber);
-    return () => channel.subscribers.delete(subscriber);
+  subscribe(name: string, subscriber: ChannelSubscriber): void {
+    this.#channel(name).subscribers.add(subscriber);
+  }
+
+  unsubscribe(name: string, subscriber: ChannelSubscriber): void {
+    this.#channels.get(name)?.subscribers.delete(subscriber);
   }
 
   /** Hands an event to the channel's subscribers (its frame encoded once) and keeps it; an id already seen is dropped. */

@@ -3,7 +3,7 @@ import type { RedisConnection } from "../redis/redis-connection";
 import { type Backlog, ChannelRegistry } from "./channel-registry";
 import { checkChannel, eventData } from "./channel-name";
 import { parseEventId } from "./event-id";
-import { EventStreamSink, type StreamEndReason } from "./event-stream-sink";
+import { EventStreamSink, type SinkSettings, type StreamConnection, type StreamEndReason } from "./event-stream-sink";
 import { redisEventLog, type RedisEventLog } from "./redis-event-log";
 import { type RedisFanOut, redisFanOut } from "./redis-fan-out";
 import { refusalResponse, StreamLimits } from "./stream-limits";
@@ -38,9 +38,12 @@ export interface StreamRequest {
   clientKey: string;
   /** The Last-Event-ID header, as the client sent it. */
   lastEventId: string | undefined;
-  /** Destroys the connection if its response has not finished: a client that stopped reading during shutdown. */
-  abandon: () => void;
+  /** Cuts the connection if its response has not finished: a client that stopped reading during shutdown. */
+  connection: StreamConnection;
 }
+
+const NOTHING_MISSED: Backlog = { events: [], missed: false };
+const STREAM_HEADERS = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" };
 
 /** The retry hint every stream starts with. */
 const RETRY_MS = 2_000;
@@ -65,14 +68,26 @@ export function createEventService(options: EventServiceOptions): EventService {
   const { redis, logger, observe } = options;
   const registry = new ChannelRegistry(options.retain);
   const limits = new StreamLimits(options.maxPerClient, options.maxStreams);
-  const sinks = new Map<EventStreamSink, () => void>();
+  const sinks = new Set<EventStreamSink>();
   const log: RedisEventLog | undefined = redis && redisEventLog(redis.client, options.retain);
   const fanOut: RedisFanOut | undefined = redis && log && redisFanOut(redis.client, registry, log, logger);
   let closing = false;
   let publishFailures = 0;
 
+  // One object for every stream: an open stream holds no closure of its own.
+  const sinkSettings: SinkSettings = {
+    retryMs: RETRY_MS,
+    maxBufferedBytes: options.maxBufferedBytes,
+    onEnd(sink, reason) {
+      registry.unsubscribe(sink.channel, sink);
+      sinks.delete(sink);
+      limits.release(sink.clientKey);
+      observe?.streamClosed(reason);
+    },
+  };
+
   const heartbeat = setInterval(() => {
-    for (const sink of sinks.keys()) sink.heartbeat();
+    for (const sink of sinks) sink.heartbeat();
   }, options.heartbeatMs);
   heartbeat.unref();
 
@@ -101,7 +116,7 @@ export function createEventService(options: EventServiceOptions): EventService {
         return publishLocally(channel, data, error);
       }
     },
-    open({ channel, clientKey, lastEventId, abandon }) {
+    open({ channel, clientKey, lastEventId, connection }) {
       checkChannel(channel);
       const refusal = closing ? "closing" : limits.admit(clientKey);
       if (refusal) {
@@ -109,25 +124,12 @@ export function createEventService(options: EventServiceOptions): EventService {
         return refusalResponse(refusal, { maxPerClient: options.maxPerClient, max: options.maxStreams });
       }
       const resumeFrom = parseEventId(lastEventId) ? lastEventId?.trim() : undefined;
-      let unsubscribe = () => {};
-      const sink = new EventStreamSink({
-        retryMs: RETRY_MS,
-        maxBufferedBytes: options.maxBufferedBytes,
-        lastEventId: resumeFrom,
-        onEnd: (reason) => {
-          unsubscribe();
-          sinks.delete(sink);
-          limits.release(clientKey);
-          observe?.streamClosed(reason);
-        },
-      });
-      sinks.set(sink, abandon);
-      unsubscribe = registry.subscribe(channel, sink);
-      if (resumeFrom === undefined) sink.goLive({ events: [], missed: false });
+      const sink = new EventStreamSink(sinkSettings, channel, clientKey, resumeFrom, connection);
+      sinks.add(sink);
+      registry.subscribe(channel, sink);
+      if (resumeFrom === undefined) sink.goLive(NOTHING_MISSED);
       else void backlog(channel, resumeFrom).then((found) => sink.goLive(found));
-      return new Response(sink.body, {
-        headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache", "X-Accel-Buffering": "no" },
-      });
+      return new Response(sink.body, { headers: STREAM_HEADERS });
     },
     get openStreams() {
       return limits.total;
@@ -136,10 +138,10 @@ export function createEventService(options: EventServiceOptions): EventService {
       closing = true;
       const ending = [...sinks];
       // Spread over a second: every client of this replica reconnects elsewhere, not all at once.
-      for (const [sink] of ending) sink.shutdown(1_000 + Math.round(Math.random() * 1_000));
+      for (const sink of ending) sink.shutdown(1_000 + Math.round(Math.random() * 1_000));
       return new Promise((resolve) =>
         setTimeout(() => {
-          for (const [, abandon] of ending) abandon();
+          for (const sink of ending) sink.abandon();
           resolve();
         }, SHUTDOWN_GRACE_MS),
       );

@@ -8,43 +8,57 @@ export type StreamEndReason = "client" | "shutdown" | "slow";
 /** The event a reconnecting client gets when events after its Last-Event-ID are no longer kept. */
 export const MISSED_EVENT = "missed";
 
-export interface EventStreamSinkOptions {
+/** What every stream of a process shares: one object, so an open stream costs no closures of its own. */
+export interface SinkSettings {
   retryMs: number;
   /** Bytes queued for a client that is not reading, past which its connection is closed. */
   maxBufferedBytes: number;
-  /** The client's Last-Event-ID, already checked: events up to it are never sent again. */
-  lastEventId: string | undefined;
-  onEnd(reason: StreamEndReason): void;
+  onEnd(sink: EventStreamSink, reason: StreamEndReason): void;
 }
 
+/** Where a stream's connection can be cut: the request context (PageRequestContext) when it can. */
+export interface StreamConnection {
+  abandonConnection?(): void;
+}
+
+// Frames are queued by their bytes: with a high-water mark of 0, the queue's size is what the client has not taken.
+const QUEUE = { highWaterMark: 0, size: (chunk: Uint8Array) => chunk.byteLength };
+
 /**
- * One open stream: the body of its Response. Frames are queued by their bytes (high-water mark 0),
- * so the queue's size is exactly what the client has not taken; once it passes the bound, the
- * stream errors, which destroys the connection (memory never grows with a stalled reader). Live
- * events wait while the backlog is read, then each id is sent once, in order.
+ * One open stream: the body of its Response, and the channel's subscriber. Once the bytes queued
+ * for a client that stopped reading pass the bound, the stream errors, which destroys the
+ * connection (memory never grows with a stalled reader). Live events wait while the backlog is
+ * read, then each id is sent once, in order. It is its own stream source (start, cancel).
  */
-export class EventStreamSink implements ChannelSubscriber {
+export class EventStreamSink implements ChannelSubscriber, UnderlyingDefaultSource<Uint8Array> {
   readonly body: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #lastId: string | undefined;
   #held: StoredEvent[] | undefined = [];
   #ended = false;
-  readonly #options: EventStreamSinkOptions;
+  readonly #settings: SinkSettings;
 
-  constructor(options: EventStreamSinkOptions) {
-    this.#options = options;
-    this.#lastId = options.lastEventId;
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-          // Sent at once: the client sees the response start, and learns how soon to come back.
-          controller.enqueue(retryFrame(options.retryMs));
-        },
-        cancel: () => this.#end("client"),
-      },
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
-    );
+  constructor(
+    settings: SinkSettings,
+    readonly channel: string,
+    readonly clientKey: string,
+    /** The client's Last-Event-ID, already checked: events up to it are never sent again. */
+    readonly resumeFrom: string | undefined,
+    readonly connection: StreamConnection,
+  ) {
+    this.#settings = settings;
+    this.#lastId = resumeFrom;
+    this.body = new ReadableStream<Uint8Array>(this, QUEUE);
+  }
+
+  start(controller: ReadableStreamDefaultController<Uint8Array>): void {
+    this.#controller = controller;
+    // Sent at once: the client sees the response start, and learns how soon to come back.
+    controller.enqueue(retryFrame(this.#settings.retryMs));
+  }
+
+  cancel(): void {
+    this.#end("client");
   }
 
   get ended(): boolean {
@@ -63,7 +77,7 @@ export class EventStreamSink implements ChannelSubscriber {
 
   /** Sends what the client missed (and says so when some of it is gone), then the events that came meanwhile. */
   goLive({ events, missed }: Backlog): void {
-    if (missed) this.#write(noticeFrame(MISSED_EVENT, { lastEventId: this.#options.lastEventId, kept: events.length }));
+    if (missed) this.#write(noticeFrame(MISSED_EVENT, { lastEventId: this.resumeFrom, kept: events.length }));
     const held = this.#held ?? [];
     this.#held = undefined;
     for (const event of events) this.deliver(event);
@@ -83,11 +97,16 @@ export class EventStreamSink implements ChannelSubscriber {
     this.#end("shutdown");
   }
 
+  /** Cuts the connection if the stream's end could not be sent (a client not reading). */
+  abandon(): void {
+    this.connection.abandonConnection?.();
+  }
+
   #write(frame: Uint8Array): void {
     if (this.#ended) return;
     this.#controller.enqueue(frame);
     const queued = -(this.#controller.desiredSize ?? 0);
-    if (queued <= this.#options.maxBufferedBytes) return;
+    if (queued <= this.#settings.maxBufferedBytes) return;
     this.#controller.error(new Error("event stream: the client stopped reading"));
     this.#end("slow");
   }
@@ -96,6 +115,6 @@ export class EventStreamSink implements ChannelSubscriber {
     if (this.#ended) return;
     this.#ended = true;
     this.#held = undefined;
-    this.#options.onEnd(reason);
+    this.#settings.onEnd(this, reason);
   }
 }

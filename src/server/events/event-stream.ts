@@ -1,5 +1,6 @@
 import type { RequestContext } from "../../shared/routing/request";
 import type { EventService } from "./event-service";
+import type { StreamConnection } from "./event-stream-sink";
 
 declare module "../../shared/routing/request" {
   interface ActionServices {
@@ -25,7 +26,7 @@ export function eventStream(context: RequestContext, channel: string, options: E
     clientKey: options.key ?? context.clientKey,
     lastEventId: context.header("last-event-id") || undefined,
     // The platform's request context can cut its connection (PageRequestContext); a test's stand-in need not.
-    abandon: () => (context as { abandonConnection?: () => void }).abandonConnection?.(),
+    connection: context as StreamConnection,
   });
 }
 

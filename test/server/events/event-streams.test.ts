@@ -110,7 +110,8 @@ describe.skipIf(!redisAvailable)("event streams across three replicas on one Red
     await Promise.all((replicas ?? []).map((app) => app.close()));
     await redis?.stop();
   });
-  const [a, b, c] = [0, 1, 2].map((index) => () => replicas[index] as TestApp);
+  const replica = (index: number) => () => replicas[index] as TestApp;
+  const [a, b, c] = [replica(0), replica(1), replica(2)];
 
   /** A stream whose fan-out subscription is in place: an event published now reaches it. */
   async function listening(app: TestApp, headers: Record<string, string> = {}) {
