@@ -2,10 +2,11 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets, cache (file left alone)
+//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets, cache, events (file left alone)
 import os from "node:os";
 import path from "node:path";
 import { cache } from "./cache.mjs";
+import { eventStreams } from "./event-streams.mjs";
 import { buildProduction } from "./lib/build.mjs";
 import { CHROMIUM_PATH, hasChromium } from "./lib/chromium.mjs";
 import { memory } from "./memory.mjs";
@@ -38,9 +39,10 @@ const settings = {
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
   shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   assets: { requests: quick ? 300 : 2_000 },
+  events: { idle: 5_000, subscribers: 1_000, publishes: quick ? 5 : 20, holding: 1_000, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   cache: { connections: 50, rounds: quick ? 1 : 3, warmupSec: quick ? 1 : 2, durationSec: quick ? 3 : 5, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
 };
-const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache };
+const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache, events: eventStreams };
 
 // Said at once rather than when the first browser group starts, twenty minutes in.
 if ((!only || only.includes("startup")) && !hasChromium) {

@@ -16,9 +16,10 @@ export interface SinkSettings {
   onEnd(sink: EventStreamSink, reason: StreamEndReason): void;
 }
 
-/** Where a stream's connection can be cut: the request context (PageRequestContext) when it can. */
+/** The stream's HTTP response, as far as cutting its connection goes. */
 export interface StreamConnection {
-  abandonConnection?(): void;
+  readonly writableFinished: boolean;
+  destroy(): void;
 }
 
 // Frames are queued by their bytes: with a high-water mark of 0, the queue's size is what the client has not taken.
@@ -99,7 +100,7 @@ export class EventStreamSink implements ChannelSubscriber, UnderlyingDefaultSour
 
   /** Cuts the connection if the stream's end could not be sent (a client not reading). */
   abandon(): void {
-    this.connection.abandonConnection?.();
+    if (!this.connection.writableFinished) this.connection.destroy();
   }
 
   #write(frame: Uint8Array): void {

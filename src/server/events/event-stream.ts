@@ -9,6 +9,8 @@ declare module "../../shared/routing/request" {
   }
 }
 
+const NO_CONNECTION: StreamConnection = { writableFinished: true, destroy() {} };
+
 export interface EventStreamOptions {
   /** Whose streams count together toward EVENT_STREAM_MAX_PER_CLIENT; the visitor's `clientKey` by default. */
   key?: string;
@@ -25,8 +27,8 @@ export function eventStream(context: RequestContext, channel: string, options: E
     channel,
     clientKey: options.key ?? context.clientKey,
     lastEventId: context.header("last-event-id") || undefined,
-    // The platform's request context can cut its connection (PageRequestContext); a test's stand-in need not.
-    connection: context as StreamConnection,
+    // The platform's request context hands its response (PageRequestContext); a test's stand-in need not.
+    connection: (context as { rawResponse?(): StreamConnection }).rawResponse?.() ?? NO_CONNECTION,
   });
 }
 

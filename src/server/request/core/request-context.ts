@@ -170,9 +170,9 @@ export class PageRequestContext implements RequestContext {
     return this.#response;
   }
 
-  /** Destroys the connection unless its response has finished: a stream whose client stopped reading during shutdown. */
-  abandonConnection(): void {
-    if (!this.#ctx.res.writableFinished) this.#ctx.res.destroy();
+  /** The response itself, for an answer that outlives the route's code (an event stream cut during shutdown); the context is not kept for it. */
+  rawResponse(): { readonly writableFinished: boolean; destroy(): void } {
+    return this.#ctx.res;
   }
 
   /** Writes the session when it was used and changed; before any header is sent. */
