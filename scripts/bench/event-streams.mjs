@@ -39,7 +39,11 @@ async function openStreams(origin, count, onMessage = () => {}) {
   for (let opened = 0; opened < count; opened += 250) {
     streams.push(...(await Promise.all(Array.from({ length: Math.min(250, count - opened) }, openOne))));
   }
-  return { close: () => streams.forEach((req) => req.destroy()) };
+  return {
+    close() {
+      for (const req of streams) req.destroy();
+    },
+  };
 }
 
 async function publish(server, message) {
