@@ -1,4 +1,5 @@
-import { getHeapSnapshot } from "node:v8";
+import { getHeapSnapshot, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMetrics } from "#src/server/metrics";
 import { route } from "#src/shared/routing/config";
@@ -43,11 +44,22 @@ beforeAll(async () => {
 afterAll(() => app.close());
 afterEach(() => vi.restoreAllMocks());
 
-async function flood(from: number, count: number): Promise<void> {
+setFlagsFromString("--expose-gc");
+/** A full garbage collection: what V8's heap holds after it is held. */
+const collectGarbage = runInNewContext("gc") as () => void;
+
+/** V8's heap in use once garbage is collected. */
+function heldHeap(): number {
+  collectGarbage();
+  collectGarbage();
+  return process.memoryUsage().heapUsed;
+}
+
+async function flood(from: number, count: number, target: TestApp = app): Promise<void> {
   let next = from;
   const worker = async () => {
     while (next < from + count) {
-      const answer = await fetch(`${app.url}${PAGE}?q=${MARKER}${next++}`);
+      const answer = await fetch(`${target.url}${PAGE}?q=${MARKER}${next++}`);
       expect((await answer.text()).includes(TEXT.slice(0, 50))).toBe(true);
     }
   };
@@ -116,5 +128,26 @@ describe("the in-process page cache under a flood of distinct query strings", ()
     performance.clearResourceTimings();
     const named = await floodedQueriesInHeap();
     expect(named.size).toBeLessThanOrEqual((held?.keptKeys ?? 0) + 8);
+  }, 60_000);
+
+  it("counts each kept entry at least at what V8's heap holds for it", async () => {
+    const full = await startTestApp({ PAGE_CACHE_MAX_MB: "4" }, { routes });
+    try {
+      const cache = full.deps.services.pageCache;
+      if (!cache) throw new Error("no page cache");
+      // More distinct URLs than the budget holds: it is full, then what its entries hold is freed at once.
+      await flood(100_000, 1_600, full);
+      const { keptBytes, keptKeys } = cache.bookkeeping();
+      expect(keptKeys).toBeLessThan(1_600);
+      const withEntries = heldHeap();
+      await cache.revalidateTag("flood-memory");
+      const without = heldHeap();
+      expect(cache.bookkeeping().keptKeys).toBe(0);
+      const held = withEntries - without;
+      expect(held).toBeGreaterThan(keptBytes / 2);
+      expect(held).toBeLessThanOrEqual(keptBytes);
+    } finally {
+      await full.close();
+    }
   }, 60_000);
 });
