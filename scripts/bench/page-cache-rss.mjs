@@ -1,15 +1,22 @@
 // The in-process page cache's memory under a flood of distinct query strings (issue 49, point
-// 12): the server's RSS after 20,000 misses of /diagnostics/page-cache at PAGE_CACHE_MAX_MB=1
-// and 16, beside the same flood of a page that is never cached. A measurement, not a test:
-// `node scripts/bench/page-cache-rss.mjs [count]` prints the figures; `--no-build` reuses the build.
+// 12; decision 0103). Each server is warmed up, collected (a full GC) and measured; then flooded,
+// measured as it settles, collected again and measured. The cache's share is a row's growth
+// after the flood less the uncached row's: what the cache keeps, held to 1.25× PAGE_CACHE_MAX_MB.
+// "Nothing kept" is the same page with a 1-byte budget: the miss path alone.
+// A measurement, not a test: `node scripts/bench/page-cache-rss.mjs [count] [--no-build]
+// [--arena=N]` (MALLOC_ARENA_MAX for the servers).
+import { readFileSync } from "node:fs";
 import { buildProduction } from "./lib/build.mjs";
 import { collectGarbage } from "./lib/inspector.mjs";
 import { freePort, OUT_REL, rssBytes, sleep, startServer } from "./lib/proc.mjs";
 
 const OUT_REL_RSS = `${OUT_REL}/page-cache-rss`;
 const COUNT = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 20_000);
+const ARENA = process.argv.find((arg) => arg.startsWith("--arena="))?.slice("--arena=".length);
 const CONNECTIONS = 8;
+const WARM_UP = 200;
 const MiB = 1024 * 1024;
+const CACHED = "/diagnostics/page-cache";
 
 if (!process.argv.includes("--no-build")) buildProduction({ outRel: OUT_REL_RSS });
 
@@ -23,56 +30,92 @@ async function settledRss(pid) {
   return Math.min(...samples);
 }
 
-async function flood(origin, path, count) {
+/** Resident bytes of glibc's main malloc arena (the `[heap]` mapping): Buffers' and native memory. */
+function mallocArena(pid) {
+  const smaps = readFileSync(`/proc/${pid}/smaps`, "utf8");
+  const at = smaps.search(/ \[heap\]\n/);
+  if (at < 0) return 0;
+  return Number(/\nRss:\s+(\d+) kB/.exec(smaps.slice(at))?.[1] ?? 0) * 1024;
+}
+
+/** `repeat` requests for each of `count` distinct query strings, over CONNECTIONS connections. */
+async function flood(origin, path, count, { from = 0, repeat = 1 } = {}) {
   let next = 0;
-  let peakBody = 0;
   const worker = async () => {
     while (next < count) {
-      const i = next++;
-      const response = await fetch(`${origin}${path}?flood=${i}-${"x".repeat(64)}`);
-      const body = await response.arrayBuffer();
-      peakBody = Math.max(peakBody, body.byteLength);
-      if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+      const i = from + next++;
+      for (let r = 0; r < repeat; r++) {
+        const response = await fetch(`${origin}${path}?flood=${i}-${"x".repeat(64)}`);
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  return peakBody;
 }
 
-/** V8's heap in use and Node's external memory (Buffers), from the server's metrics, after a full GC. */
-async function heldBytes(metricsPort, inspectPort) {
+/** After a full GC: RSS, V8's heap used and committed, Node's external memory, malloc's main arena. */
+async function collected(server, metricsPort, inspectPort) {
   await collectGarbage(inspectPort);
+  const rss = await settledRss(server.pid);
   const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const read = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, "m").exec(text)?.[1]);
-  return { heap: read("nodejs_heap_size_used_bytes"), external: read("nodejs_external_memory_bytes") };
+  return {
+    rss,
+    heapUsed: read("nodejs_heap_size_used_bytes"),
+    heapTotal: read("nodejs_heap_size_total_bytes"),
+    external: read("nodejs_external_memory_bytes"),
+    arena: mallocArena(server.pid),
+  };
 }
 
-async function measure(label, env, path) {
+const mib = (bytes) => (bytes / MiB).toFixed(1);
+const signed = (bytes) => `${bytes < 0 ? "" : "+"}${mib(bytes)}`;
+
+async function measure({ label, env, path, repeat = 1 }) {
   const metricsPort = await freePort();
   const inspectPort = await freePort();
   const server = await startServer(
-    { ENABLE_DIAGNOSTIC_ROUTES: "true", METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1", ...env },
+    { ENABLE_DIAGNOSTIC_ROUTES: "true", METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1", ...(ARENA ? { MALLOC_ARENA_MAX: ARENA } : {}), ...env },
     { outRel: OUT_REL_RSS, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`] },
   );
   try {
-    await flood(server.origin, path, 200);
-    const baseline = await settledRss(server.pid);
-    let peak = baseline;
+    await flood(server.origin, path, WARM_UP, { from: 10_000_000 });
+    const before = await collected(server, metricsPort, inspectPort);
+    let peak = before.rss;
     const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(server.pid))), 50);
-    const bodyBytes = await flood(server.origin, path, COUNT);
+    await flood(server.origin, path, COUNT, { repeat });
     clearInterval(sampler);
-    const after = await settledRss(server.pid);
-    const held = await heldBytes(metricsPort, inspectPort);
-    const afterGc = await settledRss(server.pid);
+    const settled = await settledRss(server.pid);
+    const after = await collected(server, metricsPort, inspectPort);
     const cacheStatus = (await fetch(`${server.origin}${path}?flood=0-${"x".repeat(64)}`)).headers.get("cache-status");
+    const growth = after.rss - before.rss;
     console.log(
-      `${label.padEnd(28)} body ${bodyBytes} B  RSS baseline ${(baseline / MiB).toFixed(1)} MiB, peak ${(peak / MiB).toFixed(1)} MiB, settled ${(after / MiB).toFixed(1)} MiB (+${((after - baseline) / MiB).toFixed(1)} MiB); after a full GC: RSS ${(afterGc / MiB).toFixed(1)} MiB, heap used ${(held.heap / MiB).toFixed(1)} MiB, external ${(held.external / MiB).toFixed(1)} MiB  [${cacheStatus ?? "not cached"}]`,
+      `${label.padEnd(34)} RSS ${mib(before.rss)} → peak ${mib(peak)}, settled ${mib(settled)}; after a full GC ${mib(after.rss)} MiB (${signed(growth)}): ` +
+        `heap used ${mib(after.heapUsed)} (${signed(after.heapUsed - before.heapUsed)}), heap committed ${mib(after.heapTotal)} (${signed(after.heapTotal - before.heapTotal)}), ` +
+        `external ${mib(after.external)} (${signed(after.external - before.external)}), malloc arena ${mib(after.arena)} (${signed(after.arena - before.arena)})  [${cacheStatus ?? "not cached"}]`,
     );
+    return growth;
   } finally {
     await server.stop();
   }
 }
 
-console.log(`${COUNT} distinct query strings, ${CONNECTIONS} connections`);
-await measure("uncached (/diagnostics/form)", {}, "/diagnostics/form");
-for (const mb of ["1", "16"]) await measure(`PAGE_CACHE_MAX_MB=${mb}`, { PAGE_CACHE_MAX_MB: mb }, "/diagnostics/page-cache");
+const ROWS = [
+  { label: "uncached (/diagnostics/form)", env: {}, path: "/diagnostics/form" },
+  { label: "nothing kept (1-byte budget)", env: { PAGE_CACHE_MAX_MB: String(1 / MiB) }, path: CACHED, budgetMb: 0 },
+  { label: "PAGE_CACHE_MAX_MB=1", env: { PAGE_CACHE_MAX_MB: "1" }, path: CACHED, budgetMb: 1 },
+  { label: "PAGE_CACHE_MAX_MB=16", env: { PAGE_CACHE_MAX_MB: "16" }, path: CACHED, budgetMb: 16 },
+  { label: "PAGE_CACHE_MAX_MB=16, each URL twice", env: { PAGE_CACHE_MAX_MB: "16" }, path: CACHED, budgetMb: 16, repeat: 2 },
+];
+
+console.log(`${COUNT} distinct query strings, ${CONNECTIONS} connections${ARENA ? `, MALLOC_ARENA_MAX=${ARENA}` : ""}; MiB`);
+const [uncached, ...cached] = ROWS;
+const baseline = await measure(uncached);
+const shares = [];
+for (const row of cached) shares.push([row, (await measure(row)) - baseline]);
+console.log("\nthe cache's share (growth after a full GC, less the uncached flood's), against 1.25× the budget:");
+for (const [row, share] of shares) {
+  const bound = 1.25 * row.budgetMb * MiB;
+  console.log(`  ${row.label.padEnd(36)} ${signed(share)} MiB  (bound ${mib(bound)} MiB${row.budgetMb > 0 ? `: ${share <= bound ? "within" : "OVER"}` : ""})`);
+}
