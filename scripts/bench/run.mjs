@@ -39,7 +39,7 @@ const settings = {
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
   shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   assets: { requests: quick ? 300 : 2_000 },
-  events: { idle: 5_000, subscribers: 1_000, publishes: quick ? 5 : 20, holding: 1_000, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
+  events: { idle: 5_000, subscribers: 1_000, publishes: quick ? 5 : 20, holding: [100, 1_000], paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   cache: { connections: 50, rounds: quick ? 1 : 3, warmupSec: quick ? 1 : 2, durationSec: quick ? 3 : 5, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
 };
 const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache, events: eventStreams };

@@ -80,6 +80,14 @@ const rows = [
     ["Pods by build (two during a rolling update)", "short", [[`count by (build_id) (outpost_build_info${sel()})`, "{{build_id}}"]]],
     ["Asset requests by source: own build, another build's through Redis, missing", "ops", [[`sum by (result) (${rate("outpost_shared_assets_total")})`, "{{result}}"]]],
   ]],
+  ["Live updates (event streams)", [
+    ["Open event streams by pod (EVENT_STREAM_MAX each)", "short", [[`sum by (instance) (outpost_event_streams${sel()})`, "{{instance}}"]]],
+    ["Events published, and those Redis did not take", "ops", [
+      [`sum(${rate("outpost_events_published_total")})`, "published"],
+      [`sum(${rate("outpost_events_publish_failures_total")})`, "not taken by Redis (this pod's streams only)"],
+    ]],
+    ["Streams closed by reason (client, shutdown, slow, limit)", "ops", [[`sum by (reason) (${rate("outpost_event_stream_closed_total")})`, "{{reason}}"]]],
+  ]],
 ];
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Grafana's variable syntax, substituted by Grafana.
