@@ -57,7 +57,7 @@ export interface EventService {
   /** A stream of `channel` as a Response, or the refusal when a limit is reached. */
   open(request: StreamRequest): Response;
   readonly openStreams: number;
-  /** Shutdown (and a dev rebuild): refuses new streams, ends the open ones with a retry hint and cuts, 1 s later, those whose client is not reading. */
+  /** Shutdown (and a dev rebuild): refuses new streams, ends the open ones with a retry hint and cuts, 1 s later, those whose client is not reading; resolves once all are over. */
   closeStreams(): Promise<void>;
   /** Stops the heartbeat and Redis fan-out. */
   close(): Promise<void>;
@@ -139,12 +139,15 @@ export function createEventService(options: EventServiceOptions): EventService {
       const ending = [...sinks];
       // Spread over a second: every client of this replica reconnects elsewhere, not all at once.
       for (const sink of ending) sink.shutdown(1_000 + Math.round(Math.random() * 1_000));
-      return new Promise((resolve) =>
-        setTimeout(() => {
+      let grace: NodeJS.Timeout | undefined;
+      const cut = new Promise<void>((resolve) => {
+        grace = setTimeout(() => {
           for (const sink of ending) sink.abandon();
           resolve();
-        }, SHUTDOWN_GRACE_MS),
-      );
+        }, SHUTDOWN_GRACE_MS);
+      });
+      // Done once every response is over (the dev server then hands over at once), or once the stalled ones are cut.
+      return Promise.race([Promise.all(ending.map((sink) => sink.closed())).then(() => clearTimeout(grace)), cut]);
     },
     async close() {
       clearInterval(heartbeat);

@@ -16,9 +16,11 @@ export interface SinkSettings {
   onEnd(sink: EventStreamSink, reason: StreamEndReason): void;
 }
 
-/** The stream's HTTP response, as far as cutting its connection goes. */
+/** The stream's HTTP response, as far as knowing it has ended and cutting its connection go. */
 export interface StreamConnection {
   readonly writableFinished: boolean;
+  readonly destroyed: boolean;
+  once(event: "close", listener: () => void): unknown;
   destroy(): void;
 }
 
@@ -96,6 +98,13 @@ export class EventStreamSink implements ChannelSubscriber, UnderlyingDefaultSour
     if (this.#ended) return;
     this.#controller.close();
     this.#end("shutdown");
+  }
+
+  /** Resolves once the response is over: its last chunk sent (shutdown), or its connection gone. */
+  closed(): Promise<void> {
+    const { connection } = this;
+    if (connection.destroyed || connection.writableFinished) return Promise.resolve();
+    return new Promise((resolve) => connection.once("close", resolve));
   }
 
   /** Cuts the connection if the stream's end could not be sent (a client not reading). */

@@ -9,7 +9,7 @@ declare module "../../shared/routing/request" {
   }
 }
 
-const NO_CONNECTION: StreamConnection = { writableFinished: true, destroy() {} };
+const NO_CONNECTION: StreamConnection = { writableFinished: true, destroyed: true, once: () => undefined, destroy() {} };
 
 export interface EventStreamOptions {
   /** Whose streams count together toward EVENT_STREAM_MAX_PER_CLIENT; the visitor's `clientKey` by default. */

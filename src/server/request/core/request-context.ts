@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { Context } from "koa";
 import type { Params } from "../../../shared/routing/match";
 import type {
@@ -171,7 +172,7 @@ export class PageRequestContext implements RequestContext {
   }
 
   /** The response itself, for an answer that outlives the route's code (an event stream cut during shutdown); the context is not kept for it. */
-  rawResponse(): { readonly writableFinished: boolean; destroy(): void } {
+  rawResponse(): ServerResponse {
     return this.#ctx.res;
   }
 

@@ -1,0 +1,56 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasChromium, launchChromium } from "../support/browser";
+import { type DevSession, startDevSession, until } from "../support/dev-session";
+
+const PAGE = "src/app/home/HomePage.tsx";
+const ATTACHED = { state: "attached" } as const;
+
+// Under `npm run dev` a save replaces the server under the open page: its event stream must end
+// cleanly and come back to the next server, with nothing red in the console.
+describe.skipIf(!hasChromium)("npm run dev: an event stream across restarts", () => {
+  let session: DevSession;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let tab: Page;
+  const consoleErrors: string[] = [];
+  const failedRequests: string[] = [];
+
+  beforeAll(async () => {
+    session = await startDevSession();
+    browser = await launchChromium();
+    tab = await browser.browser.newPage();
+    tab.on("console", (message) => {
+      if (message.type() === "error") consoleErrors.push(`${message.text()} ${message.location().url}`);
+    });
+    tab.on("pageerror", (error) => consoleErrors.push(error.message));
+    tab.on("requestfailed", (request) => failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+    await tab.goto(`${session.origin}/diagnostics/events`);
+    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    session?.close();
+  });
+
+  const publish = async (message: string) => {
+    const response = await fetch(`${session.origin}/diagnostics/events`, { method: "POST", body: new URLSearchParams({ message }), redirect: "manual" });
+    await response.body?.cancel();
+    expect(response.status).toBe(303);
+  };
+
+  it("a save ends the stream cleanly; the hook reconnects to the new server and shows what is published there", async () => {
+    await tab.waitForSelector("#events-log[data-status=open]", ATTACHED);
+    await publish("before the save");
+    await tab.waitForSelector("#events-log li:text-is('before the save')");
+    const restarts = session.ready.length;
+    session.edit(PAGE, (source) => source.replace(/Welcome to Outpost/, "Welcome to Outpost, saved"));
+    await until(() => session.ready.length > restarts, 20_000);
+    await tab.waitForSelector("#events-log[data-status=reconnecting]", { ...ATTACHED, timeout: 10_000 });
+    await tab.waitForSelector("#events-log[data-status=open]", { ...ATTACHED, timeout: 10_000 });
+    await publish("after the save");
+    await tab.waitForSelector("#events-log li:text-is('after the save')", { timeout: 10_000 });
+    expect(consoleErrors).toEqual([]);
+    expect(failedRequests).toEqual([]);
+  }, 60_000);
+});
