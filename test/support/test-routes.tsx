@@ -4,7 +4,8 @@ import { _default, coerce, gte, int, object } from "zod/mini";
 import type { LoadedRouteFile } from "#src/server/routing/app-routes";
 import { route } from "#src/shared/routing/config";
 import type { HeadTags, PageProps } from "#src/shared/routing/module";
-import { notFound, type RedirectStatus, redirect } from "#src/shared/routing/signals";
+import { httpError, notFound, type RedirectStatus, redirect } from "#src/shared/routing/signals";
+import { eventStream } from "#src/server/events/event-stream";
 import { loadAppRoutes } from "./app-routes";
 
 /** Values that would break out of an inline script if serialised naively. */
@@ -172,6 +173,13 @@ const files: Record<string, LoadedRouteFile> = {
   "test/hang.tsx": { module: { default: DeferredPage }, server: { load: deferred("never") } },
   "test/session.tsx": sessionPage,
   "test/session-runs.tsx": sessionRunsPage,
+  // An event stream for signed-in visitors only: its middleware reads the session, as a loader's would.
+  "test/members-stream.server.ts": {
+    server: {
+      middleware: [({ session }) => void (session.get("name") || httpError(401, { reason: "sign in first" }))],
+      load: (context) => eventStream(context, "members"),
+    },
+  },
 };
 
 export const testRoutes = await loadAppRoutes({
@@ -191,6 +199,7 @@ export const testRoutes = await loadAppRoutes({
     route("test/hang", "test/hang.tsx"),
     route("test/session", "test/session.tsx"),
     route("test/session-runs", "test/session-runs.tsx"),
+    route("test/members-stream", "test/members-stream.server.ts"),
   ],
   files,
 });

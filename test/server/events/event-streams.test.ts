@@ -44,6 +44,21 @@ describe("event streams within one process (no REDIS_URL)", () => {
     second.close();
   });
 
+  it("runs the stream route's middleware, which can read the session and refuse a signed-out visitor", async () => {
+    const refused = await openStream(`${app.url}/test/members-stream`);
+    expect(refused.status).toBe(401);
+    const signIn = await fetch(`${app.url}/diagnostics/session`, { method: "POST", body: new URLSearchParams({ name: "Ada" }), redirect: "manual" });
+    await signIn.body?.cancel();
+    const cookie = signIn.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const member = await openStream(`${app.url}/test/members-stream`, { Cookie: cookie });
+    expect(member.status).toBe(200);
+    expect(member.headers["content-type"]).toMatch(/^text\/event-stream/);
+    await app.deps.services.events.publish("members", { hello: "Ada" });
+    await member.waitFor((c) => c.messages().length > 0);
+    expect(member.messages()).toEqual([{ hello: "Ada" }]);
+    member.close();
+  });
+
   it("sends a comment heartbeat every EVENT_STREAM_HEARTBEAT_S", async () => {
     const client = await openStream(`${app.url}${STREAM}`);
     await client.waitFor((c) => c.heartbeats >= 3);
