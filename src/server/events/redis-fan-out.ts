@@ -10,13 +10,12 @@ export interface RedisFanOut {
 /**
  * Every replica's events reach this process's streams: a connection of its own (a subscribed
  * connection can run nothing else) listens on the fan-out channel and dispatches each message.
- * After a lost connection it subscribes again and reads what its channels missed meanwhile from
- * their streams; the registry drops ids it has already dispatched.
+ * Each time it subscribes (after a lost connection too) it reads what its channels missed meanwhile
+ * from their streams; the registry drops ids it has already dispatched.
  */
 export function redisFanOut(shared: Redis, registry: ChannelRegistry, log: RedisEventLog, logger: Logger): RedisFanOut {
   // The shared connection's options (no offline queue, the command timeout, reconnecting for ever).
   const subscriber = shared.duplicate({ lazyConnect: true, autoResubscribe: false, connectionName: "outpost-events" });
-  let connectedBefore = false;
   subscriber.on("message", (channel: string, message: string) => {
     if (channel !== FAN_OUT_CHANNEL) return;
     const first = message.indexOf("\n");
@@ -26,10 +25,8 @@ export function redisFanOut(shared: Redis, registry: ChannelRegistry, log: Redis
   });
   subscriber.on("ready", () => {
     subscriber.subscribe(FAN_OUT_CHANNEL).then(
-      () => {
-        if (connectedBefore) void catchUp();
-        connectedBefore = true;
-      },
+      // Events published while it was not subscribed (a lost connection, or streams opened before the first subscription) are in their streams.
+      () => void catchUp(),
       (error: unknown) => {
         logger.warn({ err: error }, "events: could not subscribe to other replicas' events; retrying on the next reconnect");
         subscriber.disconnect(true);

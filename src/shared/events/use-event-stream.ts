@@ -85,6 +85,12 @@ export function useEventStream<Data = unknown>(url: string, options: UseEventStr
           again(retryAfter > 0 ? spread(retryAfter * 1000) : spread(Math.min(MAX_BACKOFF_MS, 1000 * 2 ** failures++)));
           return;
         }
+        if (!response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
+          // Not a stream (a page, JSON): coming back would get the same.
+          await response.body.cancel();
+          update({ status: "closed" });
+          return;
+        }
         failures = 0;
         update({ status: "open" });
         const parser = sseParser(dispatch, (ms) => {
