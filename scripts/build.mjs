@@ -54,6 +54,12 @@ const stylesheets = await buildStylesheets({
   transform: clientStyles.transform,
   production: true,
 }).catch(failedBuild);
+// esbuild warned (file, line) and would ship the file with the rule dropped: a silent difference.
+const cssSyntaxErrors = stylesheets.warnings.filter((warning) => warning.id === CSS_SYNTAX_ERROR).length;
+if (cssSyntaxErrors > 0) {
+  console.error(`build failed: ${cssSyntaxErrors} CSS syntax error(s) above`);
+  process.exit(1);
+}
 for (const [file, classes] of clientStyles.classes) writeModuleDeclaration(file, classes);
 const { config } = await loadAppConfig(ROOT, APP_DIR);
 const routeSources = new Map(routeModules(ROOT, APP_DIR, config).map((module) => [module.id, module.relative]));
