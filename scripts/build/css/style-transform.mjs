@@ -34,7 +34,9 @@ export function createStyleTransform({ root, production }) {
     let dependencies = [file];
     const tailwind = usesTailwind(source);
     if (tailwind) ({ css, dependencies } = await compileTailwind({ root, file, css }).catch((error) => {
-      throw cssError(file, source, `Tailwind: ${error.message}`, error.loc?.line);
+      // Tailwind names the place in its message (`<file>:<line>:<column>: …`), not in a field.
+      const line = error.loc?.line ?? Number(error.message.match(/\.css:(\d+):\d+:/)?.[1] ?? Number.NaN);
+      throw cssError(file, source, `Tailwind: ${error.message}`, Number.isNaN(line) ? undefined : line);
     }));
     postcss ??= loadPostcss(root, { production });
     const plugins = await postcss;
