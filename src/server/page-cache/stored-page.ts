@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 import type { Context } from "koa";
 import { contentSecurityPolicy } from "../http/content-security-policy";
 import { createNonce, NONCE_LENGTH } from "../http/nonce";
-import { NONCE_ATTRIBUTE as ATTRIBUTE, nonceByteOffsets, textWithNonce } from "./stored-text";
+import { NONCE_ATTRIBUTE as ATTRIBUTE, joinWithNonce, nonceByteOffsets, textAroundNonces } from "./stored-text";
 
 /**
  * A rendered answer kept to be served again: a page's whole HTML document, or the JSON data
@@ -108,6 +108,8 @@ export const TEXT_WRITE_MAX = 16 * 1024;
 // Made on a large answer's first write, so a hit costs writing the nonce into a copy of the
 // bytes, not its encoding or a new buffer (which, for a big page, feeds the GC).
 const templates = new WeakMap<StoredAnswer, BodyTemplate>();
+// A small document's text around its nonces, worked out on its first write.
+const textPieces = new WeakMap<StoredAnswer, string[]>();
 // Copies kept per answer between responses: a write to a reading client is done before the next
 // request is handled, so one is used under load; a slow reader's copy is made anew and kept after.
 const FREE_COPIES = 2;
@@ -148,7 +150,13 @@ function templateOf(stored: StoredAnswer): BodyTemplate {
 /** The stored body with a nonce nobody else was sent at each of the renderer's nonce offsets. */
 function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer | string {
   if (stored.body.length <= TEXT_WRITE_MAX) {
-    return stored.kind === "document" ? textWithNonce(stored.body, stored.nonceSlots ?? [], fresh) : stored.body;
+    if (stored.kind !== "document") return stored.body;
+    let pieces = textPieces.get(stored);
+    if (!pieces) {
+      pieces = textAroundNonces(stored.body, stored.nonceSlots ?? []);
+      textPieces.set(stored, pieces);
+    }
+    return joinWithNonce(pieces, fresh);
   }
   const template = templateOf(stored);
   if (template.slots.length === 0) return template.bytes;

@@ -69,15 +69,24 @@ function charSlots(text: string, slots: readonly number[]): number[] {
   return found;
 }
 
-/** `text` with `fresh` (NONCE_LENGTH ASCII characters) at each of the renderer's nonce slots. */
-export function textWithNonce(text: string, slots: readonly number[], fresh: string): string {
-  const at = charSlots(text, slots);
-  if (at.length === 0) return text;
-  let out = "";
+/** The pieces of `text` around the renderer's nonce slots: a nonce goes between each two. Worked out once per answer. */
+export function textAroundNonces(text: string, slots: readonly number[]): string[] {
+  const pieces: string[] = [];
   let from = 0;
-  for (const slot of at) {
-    out += text.slice(from, slot) + fresh;
+  for (const slot of charSlots(text, slots)) {
+    pieces.push(text.slice(from, slot));
     from = slot + NONCE_LENGTH;
   }
-  return out + text.slice(from);
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
+/** The text with `fresh` (NONCE_LENGTH ASCII characters) between each two of its `pieces`: one flat string, written as it is. */
+export function joinWithNonce(pieces: readonly string[], fresh: string): string {
+  return pieces.join(fresh);
+}
+
+/** `text` with `fresh` at each of the renderer's nonce slots. */
+export function textWithNonce(text: string, slots: readonly number[], fresh: string): string {
+  return joinWithNonce(textAroundNonces(text, slots), fresh);
 }
