@@ -111,6 +111,12 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       headersTimeoutMs: env.SENTRY_TUNNEL_HEADERS_TIMEOUT_MS,
       observer: metrics.tunnelObserver,
       logger,
+      clientReportIntervalMs: env.SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S * 1000,
+      filters: env.SENTRY_TUNNEL_FILTERS,
+      projectQuota: env.SENTRY_TUNNEL_PROJECT_QUOTA,
+      quotaLimiter:
+        env.SENTRY_TUNNEL_PROJECT_QUOTA &&
+        services.rateLimits.limiter("tunnel_quota", env.SENTRY_TUNNEL_PROJECT_QUOTA.points, env.SENTRY_TUNNEL_PROJECT_QUOTA.durationSeconds),
       spool:
         env.SENTRY_TUNNEL_SPOOL_DIR === "off"
           ? undefined

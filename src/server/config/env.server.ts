@@ -7,6 +7,8 @@ import { type AppSettings, type SettingsSchema, type SettingsValues, settingsVal
 import { parseDsn } from "../../shared/sentry/dsn";
 import { DEFAULT_IPV6_PREFIX } from "../limits/client-key";
 import { TUNNEL_DEFAULTS } from "../tunnel/contract/defaults";
+import { parseProjectQuota } from "../tunnel/check/project-quota";
+import { TUNNEL_FILTERS } from "../tunnel/filters";
 
 config(en());
 
@@ -156,6 +158,22 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxBytes),
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
   SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
+  /** Seconds between one DSN's client reports of what the tunnel dropped (fractions allowed); 0: none sent. */
+  SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S: _default(coerce.number().check(minimum(0), maximum(86_400)), TUNNEL_DEFAULTS.clientReportIntervalSeconds),
+  /** Relay's inbound filters, comma separated: browser-extensions, localhost, web-crawlers. */
+  SENTRY_TUNNEL_FILTERS: commaList(oneOf(TUNNEL_FILTERS)),
+  /** Envelopes forwarded per DSN project: `N/minute` or `N/hour`; unset or `off`: no quota. */
+  SENTRY_TUNNEL_PROJECT_QUOTA: pipe(
+    _default(string(), ""),
+    transform((value: string, ctx) => {
+      try {
+        return parseProjectQuota(value);
+      } catch (error) {
+        ctx.issues.push({ code: "custom", message: (error as Error).message, input: value });
+        return undefined;
+      }
+    }),
+  ),
 }).check(
   refine((env) => env.SESSION_STORE !== "redis" || env.REDIS_URL !== undefined, {
     path: ["SESSION_STORE"],

@@ -16,6 +16,7 @@ export interface TunnelObserver {
   replayed(status: string): void;
   spoolDropped(reason: string, count: number, upstream: string): void;
   circuitChanged(state: string, upstream: string): void;
+  discarded(reason: string, category: string, quantity: number): void;
 }
 
 export interface Metrics {
@@ -148,6 +149,12 @@ export function createMetrics(): Metrics {
     labelNames: ["status"] as const,
     registers: [registry],
   });
+  const discarded = new Counter({
+    name: "outpost_tunnel_discarded_total",
+    help: "Items the tunnel dropped and reported to Sentry in client reports, by Sentry's discard reason and data category",
+    labelNames: ["reason", "category"] as const,
+    registers: [registry],
+  });
   const upstreamDuration = new Histogram({
     name: "outpost_tunnel_upstream_duration_seconds",
     help: "Duration of forwarding an envelope to the Sentry ingest",
@@ -182,6 +189,9 @@ export function createMetrics(): Metrics {
     upstreamResponse(status, seconds) {
       upstreamResponses.inc({ status: String(status) });
       upstreamDuration.observe(seconds);
+    },
+    discarded(reason, category, quantity) {
+      discarded.inc({ reason, category }, quantity);
     },
   };
 

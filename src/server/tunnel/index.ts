@@ -10,11 +10,16 @@ import { createReject } from "./forward/reject";
 import { createUpstreamAgent, type UpstreamAgent } from "./forward/upstream-agent";
 import type { TunnelOptions } from "./options";
 import { createTunnelRouter } from "./router";
-import { Spool, type SpoolStats, type UpstreamDepth } from "./spool";
+import { type DroppedItems, Spool, type SpoolStats, type UpstreamDepth } from "./spool";
 import type { RequestDispatcher } from "./contract/types";
+import { ClientReports } from "./reports/client-reports";
+import { reportSender } from "./reports/report-sender";
+import { TUNNEL_FILTERS } from "./filters";
 
 export { TUNNEL_DEFAULTS } from "./contract/defaults";
 export type { TunnelOptions } from "./options";
+export { parseProjectQuota, type ProjectQuota } from "./check/project-quota";
+export { TUNNEL_FILTERS, type TunnelFilter } from "./filters";
 export { SpoolOpenError, type SpoolStats, type UpstreamDepth } from "./spool";
 export type { CircuitState, RejectReason, SpoolDropReason, TunnelLogger, TunnelObserver } from "./contract/types";
 
@@ -88,7 +93,23 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     dispatcher = ownAgent;
   }
 
-  const spool = options.spool && createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs);
+  let reports: ClientReports | undefined;
+  const spool =
+    options.spool &&
+    createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs, (reason, dropped) => {
+      for (const { origin, path, dsn, counts } of dropped) reports?.record({ dsn, upstream: { origin, path } }, "queue_overflow", new Map(Object.entries(counts)));
+    });
+  const reportInterval = options.clientReportIntervalMs ?? 0;
+  if (!Number.isFinite(reportInterval) || reportInterval < 0) throw new Error("Sentry tunnel: clientReportIntervalMs must be 0 (off) or more");
+  if (reportInterval > 0) {
+    const send = reportSender(spool, dispatcher, headersTimeoutMs, bodyTimeoutMs);
+    reports = new ClientReports(reportInterval, send, options.observer, options.logger);
+  }
+  const filters = [...new Set(options.filters ?? [])];
+  for (const filter of filters) {
+    if (!TUNNEL_FILTERS.includes(filter)) throw new Error(`Sentry tunnel: unknown filter ${filter} (known: ${TUNNEL_FILTERS.join(", ")})`);
+  }
+  const quota = options.projectQuota && (options.quotaLimiter ?? new LocalLimiter(positiveInt("projectQuota points", options.projectQuota.points), options.projectQuota.durationSeconds * 1000, DEFAULT_RATE_LIMIT_MAX_CLIENTS));
   // Every configured upstream's circuit is reported from the start, closed.
   for (const { upstream } of allowlist.entries) spool?.circuitFor(upstream.origin);
   const router = createTunnelRouter({
@@ -105,6 +126,9 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     reject: createReject(options.observer, options.logger),
     spool,
     spoolMemory: options.spool && new HeldBytes(options.spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES),
+    reports,
+    filters,
+    quota,
   });
   spool?.start();
 
@@ -113,16 +137,26 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     spoolStats: spool && (() => spool.stats()),
     spoolDepths: spool && (() => spool.depths()),
     drain: async (deadline) => {
+      // The last reports first, so that they are delivered with the rest.
+      await reports?.flush();
       await spool?.drain(deadline);
     },
     close: async () => {
+      await reports?.close();
       await spool?.close();
       await ownAgent?.close();
     },
   };
 }
 
-function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: RequestDispatcher, headersTimeoutMs: number, bodyTimeoutMs: number): Spool {
+function createSpool(
+  options: TunnelOptions,
+  allowlist: Allowlist,
+  dispatcher: RequestDispatcher,
+  headersTimeoutMs: number,
+  bodyTimeoutMs: number,
+  droppedItems: (reason: "max_age" | "max_bytes", dropped: DroppedItems[]) => void,
+): Spool {
   const spool = options.spool as NonNullable<TunnelOptions["spool"]>;
   positiveInt("spool maxEnvelopeBytes", spool.maxEnvelopeBytes);
   positiveInt("spool maxBytes", spool.maxBytes);
@@ -136,5 +170,6 @@ function createSpool(options: TunnelOptions, allowlist: Allowlist, dispatcher: R
     observer: options.observer,
     logger: options.logger,
     upstreamLabel: upstreamLabels(allowlist.entries.map((entry) => entry.upstream)),
+    droppedItems,
   });
 }

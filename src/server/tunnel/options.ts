@@ -2,6 +2,8 @@ import type { Dispatcher } from "undici";
 import type { Limiter } from "../limits/limiter";
 import type { SpoolOptions } from "./spool";
 import type { TunnelLogger, TunnelObserver } from "./contract/types";
+import type { ProjectQuota } from "./check/project-quota";
+import type { TunnelFilter } from "./filters";
 
 export interface TunnelOptions {
   /** Exact path, e.g. "/monitoring"; a trailing slash is also accepted on requests. */
@@ -29,4 +31,12 @@ export interface TunnelOptions {
   logger?: TunnelLogger;
   /** Keep envelopes the ingest cannot take and deliver them later; off when absent. */
   spool?: SpoolOptions;
+  /** Between one DSN's client reports of what the tunnel dropped (SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S); 0 or absent: none sent. */
+  clientReportIntervalMs?: number;
+  /** Relay's inbound filters to apply (SENTRY_TUNNEL_FILTERS); none by default. */
+  filters?: readonly TunnelFilter[];
+  /** Envelopes per DSN project per window (SENTRY_TUNNEL_PROJECT_QUOTA); off when absent. */
+  projectQuota?: ProjectQuota;
+  /** Counts projectQuota (shared through Redis when there is one); by default this process's own. */
+  quotaLimiter?: Limiter;
 }

@@ -11,6 +11,9 @@ import type { Limiter } from "../limits/limiter";
 import { drainRefusedUpload } from "../http/refuse";
 import { setRouteLabel } from "../http/route-label";
 import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
+import { reportRefused } from "./reports/refused-envelope";
+import type { TunnelFilter } from "./filters";
+import { checkEnvelope } from "./router-checks";
 
 export interface RouterConfig extends ForwardConfig {
   path: string;
@@ -18,6 +21,10 @@ export interface RouterConfig extends ForwardConfig {
   limiter: Limiter | undefined;
   /** Leading bits of an IPv6 address the limiter counts a client by. */
   ipv6Prefix: number;
+  /** SENTRY_TUNNEL_FILTERS; empty: envelopes stream unread past their header. */
+  filters: readonly TunnelFilter[];
+  /** SENTRY_TUNNEL_PROJECT_QUOTA, counted per DSN project; absent: off. */
+  quota: Limiter | undefined;
 }
 
 async function peek(ctx: Context, config: RouterConfig, body: ClientBody): Promise<PeekedHeader | undefined> {
@@ -72,6 +79,7 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
     const decision = await config.limiter.take(clientKey(ctx.ip, config.ipv6Prefix));
     if (!decision.ok) {
       ctx.set("Retry-After", String(decision.retryAfterSeconds));
+      if (config.reports) await reportRefused(ctx, config.reports, config.allowlist, config.maxBytes, "ratelimit_backoff");
       return config.reject(ctx, 429, "rate_limited", "too many envelopes, retry later");
     }
   }
@@ -91,7 +99,8 @@ async function handle(ctx: Context, config: RouterConfig): Promise<void> {
     await body.release();
     return config.reject(ctx, checked.status, checked.status === 403 ? "forbidden" : "malformed", checked.detail);
   }
-  await forward(ctx, config, checked.upstream, body, peeked.consumed);
+  const head = await checkEnvelope(ctx, config, checked.upstream, body, peeked);
+  if (head) await forward(ctx, config, checked.upstream, body, head);
 }
 
 /** Exact path (case-sensitive), trailing slash allowed; every method lands here so others get our 405. */

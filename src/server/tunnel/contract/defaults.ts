@@ -44,6 +44,9 @@ export const DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024;
 /** A day: older errors are of little use, and Sentry's ingest drops events older than its retention window anyway. */
 export const DEFAULT_SPOOL_MAX_AGE_SECONDS = 86_400;
 
+/** A minute, as Sentry's SDKs send their own client reports: one envelope per DSN per minute at most. */
+export const DEFAULT_CLIENT_REPORT_INTERVAL_SECONDS = 60;
+
 export const TUNNEL_DEFAULTS = {
   path: DEFAULT_TUNNEL_PATH,
   maxBytes: DEFAULT_MAX_BYTES,
@@ -57,4 +60,5 @@ export const TUNNEL_DEFAULTS = {
   spoolMaxBytes: DEFAULT_SPOOL_MAX_BYTES,
   spoolMaxMemoryBytes: DEFAULT_SPOOL_MAX_MEMORY_BYTES,
   spoolMaxAgeSeconds: DEFAULT_SPOOL_MAX_AGE_SECONDS,
+  clientReportIntervalSeconds: DEFAULT_CLIENT_REPORT_INTERVAL_SECONDS,
 } as const;

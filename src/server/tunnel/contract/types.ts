@@ -7,6 +7,8 @@ export type RejectReason =
   | "forbidden"
   | "too_large"
   | "rate_limited"
+  // Over SENTRY_TUNNEL_PROJECT_QUOTA for the envelope's project.
+  | "quota"
   | "method"
   | "upstream_unreachable"
   | "upstream_timeout"
@@ -30,6 +32,8 @@ export interface TunnelObserver {
   replayed?(status: string): void;
   /** Envelopes dropped unsent; `upstream` is their ingest's metrics label. */
   spoolDropped?(reason: SpoolDropReason, count: number, upstream: string): void;
+  /** Items the tunnel dropped and counts in its client reports, by Sentry's discard reason and data category. */
+  discarded?(reason: string, category: string, quantity: number): void;
   /** An upstream's circuit changed; `upstream` is its metrics label (see upstreamLabels). */
   circuitChanged?(state: CircuitState, upstream: string): void;
 }

@@ -1,5 +1,6 @@
 import type { HeldBytes } from "../body/body-copy";
 import type { Spool } from "../spool";
+import type { ClientReports } from "../reports/client-reports";
 import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../contract/types";
 import type { Reject } from "./reject";
 
@@ -16,4 +17,6 @@ export interface ForwardConfig {
   spool: Spool | undefined;
   /** What copies of streamed envelopes may hold, across uploads, until the ingest answers (see BodyCopy); with the spool. */
   spoolMemory: HeldBytes | undefined;
+  /** What the tunnel dropped, reported to each DSN's ingest; absent: off. */
+  reports: ClientReports | undefined;
 }

@@ -5,6 +5,7 @@ import { sendJson } from "../../http/json-body";
 import { parseContentEncoding } from "../check/envelope-header";
 import type { Spool } from "../spool";
 import { envelopeCategories } from "./categories";
+import { countedItems } from "../reports/counted-items";
 import type { ForwardConfig } from "./forward-config";
 import type { Rejection } from "./reject";
 import type { Upstream } from "../check/upstream-url";
@@ -35,16 +36,24 @@ export async function spoolAndAnswer(
   failure: Rejection,
 ): Promise<void> {
   const cause = { cause: failure[1], ...failure[3] };
+  const encoding = parseContentEncoding(pending.headers["content-encoding"]) ?? "identity";
+  // Read only when the reports are on: what a cap, or the refusal below, tells the DSN's ingest.
+  const counted = config.reports && Buffer.isBuffer(envelope) ? await countedItems(envelope, encoding) : undefined;
+  const unstored = () => {
+    if (counted) config.reports?.record({ dsn: counted.dsn, upstream: pending.upstream }, "network_error", counted.counts);
+  };
   if (!Buffer.isBuffer(envelope) || envelope.length > spool.maxEnvelopeBytes) {
     ctx.set("Retry-After", RETRY_AFTER_SECONDS);
     const reason = typeof envelope === "string" ? envelope : "spool_too_large";
+    unstored();
     config.reject(ctx, 503, reason, "Sentry ingest unavailable, retry later", cause);
     return;
   }
   try {
-    const encoding = parseContentEncoding(pending.headers["content-encoding"]) ?? "identity";
-    await spool.add({ ...pending, body: envelope, categories: await envelopeCategories(envelope, encoding) });
+    const items = counted && { dsn: counted.dsn, counts: Object.fromEntries(counted.counts) };
+    await spool.add({ ...pending, body: envelope, categories: await envelopeCategories(envelope, encoding), items });
   } catch (error) {
+    unstored();
     ctx.set("Retry-After", RETRY_AFTER_SECONDS);
     const code = (error as { code?: unknown }).code ?? (error as Error).message;
     config.reject(ctx, 503, "spool_failed", "Sentry ingest unavailable, retry later", { ...cause, spoolError: code });

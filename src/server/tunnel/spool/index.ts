@@ -3,15 +3,15 @@ import { type Backoff, backoffDelay } from "./backoff";
 import { Circuit } from "./circuit";
 import { UpstreamRateLimits } from "./rate-limits";
 import { type ReplayConfig, ReplayWorker } from "./replay-worker";
-import { type DroppedByOrigin, SpoolStore } from "./store";
+import { type DroppedByOrigin, type DroppedItems, droppedItemsOf, SpoolStore } from "./store";
 import type { SpoolEntry, SpoolStats, UpstreamDepth } from "./types";
 import { depthsByLabel } from "./upstream-depths";
 import { type UpstreamLane, UpstreamLanes } from "./upstream-lanes";
 import { SpoolWriter } from "./writer";
 
-export { SpoolOpenError, SpoolStore } from "./store";
+export { type DroppedItems, SpoolOpenError, SpoolStore } from "./store";
 export { INGEST_DOWN_STATUSES } from "./replay-attempt";
-export type { CircuitState, SpoolDropReason, SpoolStats, UpstreamDepth } from "./types";
+export type { CircuitState, SpoolDropReason, SpooledItems, SpoolStats, UpstreamDepth } from "./types";
 
 export interface SpoolOptions {
   /** Where the SQLite store lives; created if missing. */
@@ -49,6 +49,8 @@ interface SpoolContext {
   logger: TunnelLogger | undefined;
   /** An upstream origin's name in metrics: one of a few known values, whatever the spool holds. */
   upstreamLabel: (origin: string) => string;
+  /** Envelopes a cap dropped whose DSN and items were recorded, for the client reports. */
+  droppedItems?: (reason: "max_age" | "max_bytes", dropped: DroppedItems[]) => void;
 }
 
 const DEFAULT_CONCURRENCY = 4;
@@ -207,6 +209,8 @@ export class Spool {
   }
 
   #dropped(reason: "max_age" | "max_bytes", dropped: DroppedByOrigin): void {
+    const items = droppedItemsOf(dropped);
+    if (items.length > 0) this.#context.droppedItems?.(reason, items);
     for (const [origin, count] of dropped) {
       const upstream = this.#context.upstreamLabel(origin);
       this.#context.observer?.spoolDropped?.(reason, count, upstream);

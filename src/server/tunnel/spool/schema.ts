@@ -24,6 +24,8 @@ const MIGRATIONS = [
   ALTER TABLE envelopes ADD COLUMN next_attempt_at INTEGER NOT NULL DEFAULT 0;`,
   // Each upstream's backlog is read on its own, oldest first.
   `CREATE INDEX IF NOT EXISTS envelopes_origin ON envelopes (origin, id);`,
+  // What a client report says of an envelope dropped by a cap: its DSN and items per category (JSON; '' when unknown).
+  `ALTER TABLE envelopes ADD COLUMN items TEXT NOT NULL DEFAULT '';`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { TunnelLogger } from "../contract/types";
 import { heldStatement } from "./sqlite-handles";
 import { openStoreFile } from "./store-file";
-import type { RetrySchedule, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
+import type { RetrySchedule, SpooledItems, SpoolEntry, SpoolStats, StoredEnvelope } from "./types";
 import { UpstreamTotals } from "./upstream-totals";
 
 export { SpoolOpenError } from "./store-file";
@@ -11,14 +11,38 @@ export { SpoolOpenError } from "./store-file";
 interface Removed {
   bytes: number;
   origin: string;
+  path: string;
+  items: string;
 }
 
 /** How many envelopes a drop took from each upstream origin. */
 export type DroppedByOrigin = ReadonlyMap<string, number>;
 
+/** A dropped envelope as its client report needs it: its upstream, DSN and items per category. */
+export interface DroppedItems extends SpooledItems {
+  origin: string;
+  path: string;
+}
+
+const droppedItems = new WeakMap<DroppedByOrigin, DroppedItems[]>();
+
+/** The dropped envelopes whose DSN and items were recorded (see SpoolEntry.items). */
+export const droppedItemsOf = (dropped: DroppedByOrigin): DroppedItems[] => droppedItems.get(dropped) ?? [];
+
 function byOrigin(removed: readonly Removed[]): DroppedByOrigin {
   const counts = new Map<string, number>();
-  for (const { origin } of removed) counts.set(origin, (counts.get(origin) ?? 0) + 1);
+  const items: DroppedItems[] = [];
+  for (const { origin, path, items: recorded } of removed) {
+    counts.set(origin, (counts.get(origin) ?? 0) + 1);
+    if (recorded) {
+      try {
+        items.push({ origin, path, ...(JSON.parse(recorded) as SpooledItems) });
+      } catch {
+        // A damaged record only costs its report.
+      }
+    }
+  }
+  droppedItems.set(counts, items);
   return counts;
 }
 
@@ -65,9 +89,9 @@ export class SpoolStore {
     this.database = database;
     this.#insert = heldStatement(
       database,
-      "INSERT INTO envelopes (received_at, origin, path, headers, categories, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO envelopes (received_at, origin, path, headers, categories, items, bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes, origin");
+    this.#remove = heldStatement(database, "DELETE FROM envelopes WHERE id = ? RETURNING bytes, origin, path, items");
     this.#oldest = heldStatement(database, "SELECT id, received_at FROM envelopes ORDER BY id LIMIT 1");
     this.#oldestOf = heldStatement(database, "SELECT received_at FROM envelopes WHERE origin = ? ORDER BY id LIMIT 1").pluck();
     const scan = (tier: ScanTier, where = "") =>
@@ -76,7 +100,7 @@ export class SpoolStore {
     const scanOf = (tier: ScanTier) => scan(tier, "origin = ? AND ");
     this.#afterOf = { all: scanOf("all"), fresh: scanOf("fresh"), retrying: scanOf("retrying") };
     this.#body = heldStatement(database, "SELECT body FROM envelopes WHERE id = ?").pluck();
-    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes, origin");
+    this.#olderThan = heldStatement(database, "DELETE FROM envelopes WHERE received_at < ? RETURNING bytes, origin, path, items");
     this.#reschedule = heldStatement(database, "UPDATE envelopes SET attempts = ?, next_attempt_at = ? WHERE id = ?");
     const totals = heldStatement(database, "SELECT count(*) AS n, coalesce(sum(bytes), 0) AS bytes FROM envelopes").get() as {
       n: number;
@@ -122,8 +146,9 @@ export class SpoolStore {
     // Totals change only once the transaction has committed.
     const dropped = this.database.transaction((): Removed[] => {
       const gone = this.#dropOldest(maxBytes - incoming);
-      for (const { receivedAt, upstream, headers, categories, body } of entries) {
-        this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), body.length, body);
+      for (const { receivedAt, upstream, headers, categories, items, body } of entries) {
+        const recorded = items ? JSON.stringify(items) : "";
+        this.#insert.run(receivedAt, upstream.origin, upstream.path, JSON.stringify(headers), categories.join(","), recorded, body.length, body);
       }
       return gone;
     })();

@@ -11,7 +11,15 @@ export interface SpoolEntry {
   headers: Record<string, string>;
   /** Sentry data categories of its items (`*` when they could not be read), for rate limits. */
   categories: string[];
+  /** Its DSN and items per data category, for the client report if a cap drops it; absent when they could not be read. */
+  items?: SpooledItems;
   body: Buffer;
+}
+
+/** What a client report says of a spooled envelope. */
+export interface SpooledItems {
+  dsn: string;
+  counts: Record<string, number>;
 }
 
 /** When an envelope that failed goes again. */
@@ -24,7 +32,7 @@ export interface RetrySchedule {
 }
 
 /** A stored envelope without its body, which is read only when it is sent. */
-export interface StoredEnvelope extends Omit<SpoolEntry, "body">, RetrySchedule {
+export interface StoredEnvelope extends Omit<SpoolEntry, "body" | "items">, RetrySchedule {
   bytes: number;
 }
 
