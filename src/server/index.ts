@@ -113,6 +113,8 @@ function createTunnelOrExit(module: typeof import("./tunnel") | undefined) {
       logger,
       clientReportIntervalMs: env.SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S * 1000,
       filters: env.SENTRY_TUNNEL_FILTERS,
+      forwardIp: env.SENTRY_TUNNEL_FORWARD_IP,
+      scrub: env.SENTRY_TUNNEL_SCRUB,
       projectQuota: env.SENTRY_TUNNEL_PROJECT_QUOTA,
       quotaLimiter:
         env.SENTRY_TUNNEL_PROJECT_QUOTA &&

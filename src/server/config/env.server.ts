@@ -158,6 +158,10 @@ export const envSchema = object({
   SENTRY_TUNNEL_SPOOL_MAX_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxBytes),
   SENTRY_TUNNEL_SPOOL_MAX_AGE_SECONDS: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxAgeSeconds),
   SENTRY_TUNNEL_SPOOL_MAX_MEMORY_BYTES: _default(positiveInt, TUNNEL_DEFAULTS.spoolMaxMemoryBytes),
+  /** What of the visitor's address goes upstream as X-Sentry-Forwarded-For: full, truncated (IPv4 /24, IPv6 /48) or none. */
+  SENTRY_TUNNEL_FORWARD_IP: _default(oneOf(["full", "truncated", "none"]), "full"),
+  /** `defaults`: Relay's default PII rules applied to events and transactions before they leave; `off` streams bytes untouched. */
+  SENTRY_TUNNEL_SCRUB: _default(oneOf(["off", "defaults"]), "off"),
   /** Seconds between one DSN's client reports of what the tunnel dropped (fractions allowed); 0: none sent. */
   SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S: _default(coerce.number().check(minimum(0), maximum(86_400)), TUNNEL_DEFAULTS.clientReportIntervalSeconds),
   /** Relay's inbound filters, comma separated: browser-extensions, localhost, web-crawlers. */

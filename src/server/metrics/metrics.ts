@@ -17,6 +17,7 @@ export interface TunnelObserver {
   spoolDropped(reason: string, count: number, upstream: string): void;
   circuitChanged(state: string, upstream: string): void;
   discarded(reason: string, category: string, quantity: number): void;
+  scrubbed(rule: string, count: number): void;
 }
 
 export interface Metrics {
@@ -149,6 +150,12 @@ export function createMetrics(): Metrics {
     labelNames: ["status"] as const,
     registers: [registry],
   });
+  const scrubbed = new Counter({
+    name: "outpost_tunnel_scrubbed_total",
+    help: "Values the tunnel's scrubber replaced in events and transactions before they left (SENTRY_TUNNEL_SCRUB), by rule",
+    labelNames: ["rule"] as const,
+    registers: [registry],
+  });
   const discarded = new Counter({
     name: "outpost_tunnel_discarded_total",
     help: "Items the tunnel dropped and reported to Sentry in client reports, by Sentry's discard reason and data category",
@@ -189,6 +196,9 @@ export function createMetrics(): Metrics {
     upstreamResponse(status, seconds) {
       upstreamResponses.inc({ status: String(status) });
       upstreamDuration.observe(seconds);
+    },
+    scrubbed(rule, count) {
+      scrubbed.inc({ rule }, count);
     },
     discarded(reason, category, quantity) {
       discarded.inc({ reason, category }, quantity);

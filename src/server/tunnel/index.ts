@@ -46,6 +46,16 @@ export interface Tunnel {
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 const PATH = /^\/[A-Za-z0-9/._~-]*$/;
 
+function forwardIpOf(mode: TunnelOptions["forwardIp"]) {
+  if (mode !== undefined && !["full", "truncated", "none"].includes(mode)) throw new Error("Sentry tunnel: forwardIp must be full, truncated or none");
+  return mode ?? "full";
+}
+
+function scrubModeOf(mode: TunnelOptions["scrub"]) {
+  if (mode !== undefined && mode !== "off" && mode !== "defaults") throw new Error("Sentry tunnel: scrub must be off or defaults");
+  return mode ?? "off";
+}
+
 function positiveInt(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`Sentry tunnel: ${name} must be a positive integer`);
   return value;
@@ -126,6 +136,13 @@ export function createTunnel(options: TunnelOptions): Tunnel {
     reject: createReject(options.observer, options.logger),
     spool,
     spoolMemory: options.spool && new HeldBytes(options.spool.maxMemoryBytes ?? DEFAULT_SPOOL_MAX_MEMORY_BYTES),
+    forwardIp: forwardIpOf(options.forwardIp),
+    scrub: scrubModeOf(options.scrub),
+    // Items the scrubber could not scrub and dropped: counted in the client reports as Sentry's `invalid`.
+    onDrop: (target, drop) => {
+      reports?.record(target, drop.reason, new Map([[drop.category, drop.quantity]]));
+      options.onScrubDrop?.(target, drop);
+    },
     reports,
     filters,
     quota,

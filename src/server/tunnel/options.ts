@@ -2,6 +2,8 @@ import type { Dispatcher } from "undici";
 import type { Limiter } from "../limits/limiter";
 import type { SpoolOptions } from "./spool";
 import type { TunnelLogger, TunnelObserver } from "./contract/types";
+import type { ForwardIp } from "./forward/forwarded-ip";
+import type { ScrubDropListener, ScrubMode } from "./scrub";
 import type { ProjectQuota } from "./check/project-quota";
 import type { TunnelFilter } from "./filters";
 
@@ -29,6 +31,12 @@ export interface TunnelOptions {
   dispatcher?: Dispatcher;
   observer?: TunnelObserver;
   logger?: TunnelLogger;
+  /** What of the visitor's address goes upstream as X-Sentry-Forwarded-For (SENTRY_TUNNEL_FORWARD_IP); `full` by default. */
+  forwardIp?: ForwardIp;
+  /** `defaults`: Relay's default PII rules applied to events and transactions before they leave (SENTRY_TUNNEL_SCRUB); `off` by default. */
+  scrub?: ScrubMode;
+  /** Hears of each item the scrubber dropped (reason `invalid`), for client reports. */
+  onScrubDrop?: ScrubDropListener;
   /** Keep envelopes the ingest cannot take and deliver them later; off when absent. */
   spool?: SpoolOptions;
   /** Between one DSN's client reports of what the tunnel dropped (SENTRY_TUNNEL_CLIENT_REPORT_INTERVAL_S); 0 or absent: none sent. */

@@ -34,6 +34,8 @@ export interface TunnelObserver {
   spoolDropped?(reason: SpoolDropReason, count: number, upstream: string): void;
   /** Items the tunnel dropped and counts in its client reports, by Sentry's discard reason and data category. */
   discarded?(reason: string, category: string, quantity: number): void;
+  /** Values the scrubber replaced in events and transactions (SENTRY_TUNNEL_SCRUB), by rule. */
+  scrubbed?(rule: string, count: number): void;
   /** An upstream's circuit changed; `upstream` is its metrics label (see upstreamLabels). */
   circuitChanged?(state: CircuitState, upstream: string): void;
 }

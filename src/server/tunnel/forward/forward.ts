@@ -8,7 +8,8 @@ import { INGEST_DOWN_STATUSES, type Spool } from "../spool";
 import type { ForwardConfig } from "./forward-config";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { Upstream } from "../check/upstream-url";
-import { canonicalIp } from "../../limits/client-key";
+import { type ForwardIp, forwardedIp } from "./forwarded-ip";
+import { type ScrubbedUpload, scrubbedForSpool, scrubbedUpload } from "../scrub";
 
 export type { ForwardConfig } from "./forward-config";
 
@@ -16,14 +17,13 @@ export type { ForwardConfig } from "./forward-config";
 const REQUEST_HEADERS = ["content-type", "content-encoding", "content-length"] as const;
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "ETIMEDOUT"]);
 
-export function upstreamHeaders(ctx: Context): Record<string, string> {
+export function upstreamHeaders(ctx: Context, forwardIp: ForwardIp = "full"): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of REQUEST_HEADERS) {
     const value = ctx.req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
-  // Sentry wants a plain IP: one spelling, and nothing that is no IP (from a trusted X-Forwarded-For).
-  const ip = canonicalIp(ctx.ip);
+  const ip = forwardedIp(ctx.ip, forwardIp);
   if (ip) headers["x-sentry-forwarded-for"] = ip;
   return headers;
 }
@@ -63,11 +63,14 @@ export async function forward(
   body: ClientBody,
   head: Buffer[],
 ): Promise<void> {
+  const headers = upstreamHeaders(ctx, config.forwardIp);
+  const scrubbed = config.scrub === "defaults" ? scrubbedUpload(ctx, config, upstream, body, head, headers) : undefined;
   try {
-    await forwardOnce(ctx, config, upstream, body, head);
+    await forwardOnce(ctx, config, upstream, body, head, headers, scrubbed);
   } finally {
     // Whatever happened, the copy's share of the memory budget goes back.
     body.releaseCopy();
+    await scrubbed?.close();
   }
 }
 
@@ -77,22 +80,15 @@ async function forwardOnce(
   upstream: Upstream,
   body: ClientBody,
   head: Buffer[],
+  headers: Record<string, string>,
+  scrubbed: ScrubbedUpload | undefined,
 ): Promise<void> {
   const { spool } = config;
-  const headers = upstreamHeaders(ctx);
   // Only a timestamp on the normal path; the rest is made if the envelope has to be spooled.
   const receivedAt = spool ? Date.now() : 0;
   const pending = () => spoolPending(upstream, headers, receivedAt);
-  const circuit = spool?.circuitFor(upstream.origin);
-  const pass = circuit?.tryUpstream();
-  if (spool && !pass) {
-    // Known to be down: straight to the spool rather than waiting for another timeout.
-    const envelope = await readForSpool(config, spool, body, head);
-    if (body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
-    return spoolAndAnswer(ctx, config, spool, pending(), envelope ?? body.copyRefusal, [503, "upstream_unreachable", "circuit open"]);
-  }
   let response: Dispatcher.ResponseData | undefined;
-  const requestBody = await upstreamBody(config, body, head, () => {
+  const onUploadError = () => {
     // Before the answer, the pending request rejects and is answered below; errors that are not
     // the client's surface on the response body, which Koa handles.
     if (!response || !body.failure) return;
@@ -101,7 +97,21 @@ async function forwardOnce(
     config.observer?.rejected(reason);
     config.logger?.warn({ reason, status: response.statusCode }, "sentry tunnel: upload failed after the ingest answered");
     response.body.destroy();
-  });
+  };
+  // Scrubbing: the envelope as it goes upstream, or nothing when it cannot be read.
+  const prepared = await scrubbed?.prepare(onUploadError);
+  if (scrubbed && !prepared) return config.reject(ctx, ...(scrubbed.failure ?? failureOf(config, body, undefined)));
+  const circuit = spool?.circuitFor(upstream.origin);
+  const pass = circuit?.tryUpstream();
+  if (spool && !pass) {
+    // Known to be down: straight to the spool rather than waiting for another timeout.
+    const envelope = prepared ? await scrubbedForSpool(scrubbed as ScrubbedUpload, prepared, spool, config.spoolMemory) : await readForSpool(config, spool, body, head);
+    if (body.failure || scrubbed?.failure) return config.reject(ctx, ...(scrubbed?.failure ?? failureOf(config, body, undefined)));
+    const refusal = scrubbed ? scrubbed.copyRefusal : body.copyRefusal;
+    return spoolAndAnswer(ctx, config, spool, pending(), envelope ?? refusal, [503, "upstream_unreachable", "circuit open"]);
+  }
+  if (prepared && !Buffer.isBuffer(prepared) && spool && config.spoolMemory) scrubbed?.copy(spool.maxEnvelopeBytes, config.spoolMemory);
+  const requestBody = prepared ?? (await upstreamBody(config, body, head, onUploadError));
 
   const started = performance.now();
   try {
@@ -116,14 +126,14 @@ async function forwardOnce(
       bodyTimeout: config.bodyTimeoutMs,
     });
   } catch (error) {
-    const failure = failureOf(config, body, error);
+    const failure = scrubbed?.failure ?? failureOf(config, body, error);
     if (!spool) return config.reject(ctx, ...failure);
-    if (body.failure) {
+    if (body.failure || scrubbed?.failure) {
       circuit?.abandoned(pass);
       return config.reject(ctx, ...failure);
     }
     circuit?.failed();
-    return spoolWhole(ctx, config, spool, pending(), body, requestBody, failure);
+    return spoolWhole(ctx, config, spool, pending(), body, requestBody, failure, scrubbed);
   }
   config.observer?.upstreamResponse(response.statusCode, (performance.now() - started) / 1000);
   config.observer?.forwarded(body.bytes);
@@ -132,7 +142,7 @@ async function forwardOnce(
       circuit?.failed();
       response.body.dump().catch(() => {});
       const status = response.statusCode;
-      return spoolWhole(ctx, config, spool, pending(), body, requestBody, [status, "upstream_unreachable", "", { status }]);
+      return spoolWhole(ctx, config, spool, pending(), body, requestBody, [status, "upstream_unreachable", "", { status }], scrubbed);
     }
     body.releaseCopy();
     circuit?.succeeded();
@@ -151,11 +161,12 @@ async function spoolWhole(
   body: ClientBody,
   sent: Buffer | Readable | AsyncGenerator<Buffer>,
   failure: Rejection,
+  scrubbed?: ScrubbedUpload,
 ): Promise<void> {
-  const envelope = Buffer.isBuffer(sent) ? sent : await body.whole();
-  // The client left while the rest was read: nothing to acknowledge.
-  if (!envelope && body.failure) return config.reject(ctx, ...failureOf(config, body, undefined));
-  return spoolAndAnswer(ctx, config, spool, pending, envelope ?? body.copyRefusal, failure);
+  const envelope = Buffer.isBuffer(sent) ? sent : await (scrubbed ? scrubbed.whole() : body.whole());
+  // The client left while the rest was read (or it could not be scrubbed): nothing to acknowledge.
+  if (!envelope && (body.failure || scrubbed?.failure)) return config.reject(ctx, ...(scrubbed?.failure ?? failureOf(config, body, undefined)));
+  return spoolAndAnswer(ctx, config, spool, pending, envelope ?? (scrubbed ? scrubbed.copyRefusal : body.copyRefusal), failure);
 }
 
 function spoolPending(upstream: Upstream, headers: Record<string, string>, receivedAt: number): Pending {
