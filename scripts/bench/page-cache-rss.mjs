@@ -4,7 +4,7 @@
 // after the flood less the uncached row's: what the cache keeps, held to 1.25× PAGE_CACHE_MAX_MB.
 // "Nothing kept" is the same page with a 1-byte budget: the miss path alone.
 // A measurement, not a test: `node scripts/bench/page-cache-rss.mjs [count] [--no-build]
-// [--arena=N]` (MALLOC_ARENA_MAX for the servers).
+// [--arena=N] [--node-flag=F …]` (MALLOC_ARENA_MAX, Node or V8 flags for the servers).
 import { readFileSync } from "node:fs";
 import { buildProduction } from "./lib/build.mjs";
 import { collectGarbage } from "./lib/inspector.mjs";
@@ -13,6 +13,7 @@ import { freePort, OUT_REL, rssBytes, sleep, startServer } from "./lib/proc.mjs"
 const OUT_REL_RSS = `${OUT_REL}/page-cache-rss`;
 const COUNT = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 20_000);
 const ARENA = process.argv.find((arg) => arg.startsWith("--arena="))?.slice("--arena=".length);
+const NODE_FLAGS = process.argv.filter((arg) => arg.startsWith("--node-flag=")).map((arg) => arg.slice("--node-flag=".length));
 const CONNECTIONS = 8;
 const WARM_UP = 200;
 const MiB = 1024 * 1024;
@@ -77,7 +78,7 @@ async function measure({ label, env, path, repeat = 1 }) {
   const inspectPort = await freePort();
   const server = await startServer(
     { ENABLE_DIAGNOSTIC_ROUTES: "true", METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1", ...(ARENA ? { MALLOC_ARENA_MAX: ARENA } : {}), ...env },
-    { outRel: OUT_REL_RSS, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`] },
+    { outRel: OUT_REL_RSS, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`, ...NODE_FLAGS] },
   );
   try {
     await flood(server.origin, path, WARM_UP, { from: 10_000_000 });
@@ -95,7 +96,7 @@ async function measure({ label, env, path, repeat = 1 }) {
         `heap used ${mib(after.heapUsed)} (${signed(after.heapUsed - before.heapUsed)}), heap committed ${mib(after.heapTotal)} (${signed(after.heapTotal - before.heapTotal)}), ` +
         `external ${mib(after.external)} (${signed(after.external - before.external)}), malloc arena ${mib(after.arena)} (${signed(after.arena - before.arena)})  [${cacheStatus ?? "not cached"}]`,
     );
-    return growth;
+    return { rss: growth, heap: after.heapUsed - before.heapUsed };
   } finally {
     await server.stop();
   }
@@ -109,13 +110,18 @@ const ROWS = [
   { label: "PAGE_CACHE_MAX_MB=16, each URL twice", env: { PAGE_CACHE_MAX_MB: "16" }, path: CACHED, budgetMb: 16, repeat: 2 },
 ];
 
-console.log(`${COUNT} distinct query strings, ${CONNECTIONS} connections${ARENA ? `, MALLOC_ARENA_MAX=${ARENA}` : ""}; MiB`);
+console.log(`${COUNT} distinct query strings, ${CONNECTIONS} connections${ARENA ? `, MALLOC_ARENA_MAX=${ARENA}` : ""} ${NODE_FLAGS.join(" ")}; MiB`);
 const [uncached, ...cached] = ROWS;
 const baseline = await measure(uncached);
-const shares = [];
-for (const row of cached) shares.push([row, (await measure(row)) - baseline]);
+const grown = [];
+for (const row of cached) grown.push([row, await measure(row)]);
+// RSS differs by ±1.5 MiB between processes for the same work; V8's heap used is exact.
 console.log("\nthe cache's share (growth after a full GC, less the uncached flood's), against 1.25× the budget:");
-for (const [row, share] of shares) {
+for (const [row, growth] of grown) {
   const bound = 1.25 * row.budgetMb * MiB;
-  console.log(`  ${row.label.padEnd(36)} ${signed(share)} MiB  (bound ${mib(bound)} MiB${row.budgetMb > 0 ? `: ${share <= bound ? "within" : "OVER"}` : ""})`);
+  const share = growth.rss - baseline.rss;
+  console.log(
+    `  ${row.label.padEnd(36)} RSS ${signed(share)} MiB, heap used ${signed(growth.heap - baseline.heap)} MiB` +
+      ` (bound ${mib(bound)} MiB${row.budgetMb > 0 ? `: ${share <= bound ? "within" : "OVER"}` : ""})`,
+  );
 }
