@@ -24,8 +24,6 @@ export class ClientBody {
   readonly #declaredBytes: number | undefined;
   // For the spool while the ingest has not answered: see copy().
   #copy: BodyCopy | undefined;
-  // A read found the end of a body of undeclared length (read whole for the filters).
-  #ended = false;
 
   /** `declaredBytes`: the request's Content-Length, which Node's parser holds the body to. */
   constructor(request: Readable, maxBytes: number, declaredBytes?: number) {
@@ -34,19 +32,16 @@ export class ClientBody {
     this.#declaredBytes = declaredBytes;
   }
 
-  /** Every byte the client declared has been read, or a read found the end: nothing more will arrive. */
+  /** Every byte the client declared has been read: nothing more will arrive. */
   get receivedAll(): boolean {
-    return this.#ended || (this.#declaredBytes !== undefined && this.bytes === this.#declaredBytes);
+    return this.#declaredBytes !== undefined && this.bytes === this.#declaredBytes;
   }
 
   /** The next chunk, or undefined at the end of the body. */
   async read(): Promise<Buffer | undefined> {
     // Once the iterator exists, it alone reads (no extra await per chunk).
     const chunk = (this.#source ? null : await this.#buffered()) ?? (await this.#next());
-    if (chunk === undefined) {
-      this.#ended = true;
-      return undefined;
-    }
+    if (chunk === undefined) return undefined;
     this.#count(chunk);
     return chunk;
   }
