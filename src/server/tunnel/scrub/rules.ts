@@ -20,7 +20,7 @@ export const isVersionKey = (key: string): boolean => VERSION_KEY.test(key);
 const CARD = /\b(?:\d[ -]*?){13,16}\b/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9+/=._~-]+/gi;
 const PEM = /(-----BEGIN[A-Z ]*PRIVATE KEY-----)[\s\S]*?(-----END[A-Z ]*PRIVATE KEY-----)/g;
-const URL_AUTH = /\b((?:[a-z][a-z0-9+.-]*:)?\/\/)[^\s/@:]+:[^\s/@]+@/gi;
+const URL_AUTH = /((?:\b[a-z][a-z0-9+.-]*:)?\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 const IPV4 = /(?<![\w./-])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}(?!\w|\.\d)/g;
 // Candidates only: isIP() decides (a time such as 10:30:00 is none).
 const IPV6_CANDIDATE = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?::\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])/g;
