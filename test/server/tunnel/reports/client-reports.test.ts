@@ -44,12 +44,14 @@ describe("the tunnel's client reports", () => {
         { reason: "ratelimit_backoff", category: "attachment", quantity: 6 },
       ],
     ]);
-    const report = parseEnvelope(ingest.requests.find((request) => request.body.includes("client_report"))!);
+    const reportRequest = ingest.requests.find((request) => request.body.includes("client_report"));
+    if (!reportRequest) throw new Error("no report request");
+    const report = parseEnvelope(reportRequest);
     expect(report.header.dsn).toBe(dsn);
     expect(report.request.url).toBe("/api/1/envelope/");
     // The tunnel's own envelope: no visitor's address goes with it.
     expect(report.request.headers["x-sentry-forwarded-for"]).toBeUndefined();
-    expect(typeof (report.items[0]?.payload as { timestamp?: unknown }).timestamp).toBe("number");
+    expect(typeof report.items[0]?.payload.timestamp).toBe("number");
   });
 
   it("sends a DSN at most one report per interval, the counts of every interval summed exactly", async () => {
