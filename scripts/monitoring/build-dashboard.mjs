@@ -44,6 +44,8 @@ const rows = [
       [quantile(0.5, "outpost_tunnel_upstream_duration_seconds_bucket", "le"), "p50"],
     ]],
     ["Bytes forwarded", "Bps", [[`sum(${rate("outpost_tunnel_bytes_total")})`, "bytes"]]],
+    ["Items dropped and reported to Sentry, by reason and category", "short", [[`sum by (reason, category) (increase(outpost_tunnel_discarded_total${sel()}[$__rate_interval]))`, "{{reason}} {{category}}"]]],
+    ["Refused over the project quota", "ops", [[`sum(${rate("outpost_tunnel_rejected_total", 'reason="quota"')})`, "quota"]]],
   ]],
   ["Spool and circuit by upstream", [
     ["Spooled envelopes by upstream", "short", [[`sum by (upstream) (outpost_tunnel_spool_envelopes${sel()})`, "{{upstream}}"]]],
