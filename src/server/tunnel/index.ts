@@ -106,7 +106,7 @@ export function createTunnel(options: TunnelOptions): Tunnel {
   let reports: ClientReports | undefined;
   const spool =
     options.spool &&
-    createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs, (reason, dropped) => {
+    createSpool(options, allowlist, dispatcher, headersTimeoutMs, bodyTimeoutMs, (_reason, dropped) => {
       for (const { origin, path, dsn, counts } of dropped) reports?.record({ dsn, upstream: { origin, path } }, "queue_overflow", new Map(Object.entries(counts)));
     });
   const reportInterval = options.clientReportIntervalMs ?? 0;
