@@ -6,6 +6,9 @@ import type { EventObserver } from "../events/event-service";
 import { createEventMetrics } from "./event-metrics";
 import { KeyedHistogram } from "./keyed-histogram";
 import { createSpoolMetrics, type SpoolDepth } from "./spool-metrics";
+import type { ScrubRule } from "../tunnel/scrub/rules";
+
+const SCRUB_RULES = ["password", "cookie", "creditcard", "bearer", "pemkey", "urlauth", "ip"] as const satisfies readonly ScrubRule[];
 
 /** What the Sentry tunnel reports; implemented here with Prometheus counters. */
 export interface TunnelObserver {
@@ -156,6 +159,8 @@ export function createMetrics(): Metrics {
     labelNames: ["rule"] as const,
     registers: [registry],
   });
+  // Every rule's series from the start, at 0, so that a rate over it is defined before the first replacement.
+  for (const rule of SCRUB_RULES) scrubbed.inc({ rule }, 0);
   const discarded = new Counter({
     name: "outpost_tunnel_discarded_total",
     help: "Items the tunnel dropped and reported to Sentry in client reports, by Sentry's discard reason and data category",

@@ -70,7 +70,8 @@ export async function forward(
   } finally {
     // Whatever happened, the copy's share of the memory budget goes back.
     body.releaseCopy();
-    await scrubbed?.close();
+    // Not `await scrubbed?.close()`: with scrubbing off, not even a microtask more per envelope.
+    if (scrubbed) await scrubbed.close();
   }
 }
 
@@ -99,7 +100,7 @@ async function forwardOnce(
     response.body.destroy();
   };
   // Scrubbing: the envelope as it goes upstream, or nothing when it cannot be read.
-  const prepared = await scrubbed?.prepare(onUploadError);
+  const prepared = scrubbed && (await scrubbed.prepare(onUploadError));
   if (scrubbed && !prepared) return config.reject(ctx, ...(scrubbed.failure ?? failureOf(config, body, undefined)));
   const circuit = spool?.circuitFor(upstream.origin);
   const pass = circuit?.tryUpstream();

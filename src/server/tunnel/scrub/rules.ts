@@ -13,9 +13,19 @@ const COOKIE_KEY = /^(?:cookies?|set-cookie)$/i;
 // Values under these keys look like addresses but are versions (Chrome/124.0.0.0): never masked.
 const VERSION_KEY = /version|user-agent/i;
 
-export const isPasswordKey = (key: string): boolean => PASSWORD_KEY.test(key);
-export const isCookieKey = (key: string): boolean => COOKIE_KEY.test(key);
-export const isVersionKey = (key: string): boolean => VERSION_KEY.test(key);
+/** What a key's name says about its value: filtered (and by which rule), never masked as an address, or nothing. */
+export type KeyKind = "password" | "cookie" | "version" | undefined;
+
+// Events repeat the same few hundred key names; what each is, is worked out once. Bounded, as keys come from visitors.
+const KNOWN_KEYS = new Map<string, KeyKind>();
+const MAX_KNOWN_KEYS = 2_000;
+
+export function keyKind(key: string): KeyKind {
+  if (KNOWN_KEYS.has(key)) return KNOWN_KEYS.get(key);
+  const kind = COOKIE_KEY.test(key) ? "cookie" : PASSWORD_KEY.test(key) ? "password" : VERSION_KEY.test(key) ? "version" : undefined;
+  if (KNOWN_KEYS.size < MAX_KNOWN_KEYS) KNOWN_KEYS.set(key, kind);
+  return kind;
+}
 
 const CARD = /\b(?:\d[ -]*?){13,16}\b/g;
 const BEARER = /\bBearer\s+[A-Za-z0-9+/=._~-]+/gi;
@@ -26,6 +36,16 @@ const IPV4 = /(?<![\w./-])(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0
 const IPV6_CANDIDATE = /(?<![\w:.])[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?::\d{1,3}(?:\.\d{1,3}){3})?(?![\w:])/g;
 // No rule can match a shorter string (1.1.1.1 is the shortest).
 const SHORTEST_MATCH = 7;
+
+/** At least `least` ASCII digits: no card number has fewer than 13. */
+function hasDigits(text: string, least: number): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= least) return true;
+  }
+  return false;
+}
 
 function luhnValid(text: string): boolean {
   const digits = text.replace(/[ -]/g, "");
@@ -63,9 +83,9 @@ export function scrubString(text: string, ips: boolean, counts: ScrubCounts): st
   if (out.includes("-----BEGIN")) replace(PEM, "pemkey", (_match, begin, end) => `${begin}${FILTERED}${end}`);
   if (out.includes("@")) replace(URL_AUTH, "urlauth", (_match, scheme) => `${scheme}${FILTERED}@`);
   replace(BEARER, "bearer", () => FILTERED);
-  replace(CARD, "creditcard", (match) => (luhnValid(match) ? FILTERED : match));
+  if (hasDigits(out, 13)) replace(CARD, "creditcard", (match) => (luhnValid(match) ? FILTERED : match));
   if (ips) {
-    replace(IPV4, "ip", () => IP_MASK);
+    if (out.includes(".")) replace(IPV4, "ip", () => IP_MASK);
     if (out.includes(":")) replace(IPV6_CANDIDATE, "ip", (match) => (isIP(match) === 6 ? IP_MASK : match));
   }
   return out;

@@ -1,4 +1,4 @@
-import { count, FILTERED, isCookieKey, isPasswordKey, isVersionKey, type ScrubCounts, scrubString } from "./rules";
+import { count, FILTERED, keyKind, type ScrubCounts, scrubString } from "./rules";
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -36,14 +36,15 @@ export function scrubEvent(event: Record<string, unknown>, ips: boolean): ScrubC
       const value = (container as Record<string | number, unknown>)[key];
       if (value === null || value === undefined || value === FILTERED) continue;
       const name = typeof key === "string" ? key : pairKey(container, key);
-      if (name !== undefined && (isPasswordKey(name) || isCookieKey(name))) {
+      const kind = name === undefined ? undefined : keyKind(name);
+      if (kind === "password" || kind === "cookie") {
         (container as Record<string | number, unknown>)[key] = FILTERED;
-        count(counts, isCookieKey(name) ? "cookie" : "password");
+        count(counts, kind);
       } else if (typeof value === "string") {
-        const scrubbed = scrubString(value, maskIps && !(name !== undefined && isVersionKey(name)), counts);
+        const scrubbed = scrubString(value, maskIps && kind !== "version", counts);
         if (scrubbed !== value) (container as Record<string | number, unknown>)[key] = scrubbed;
       } else if (isContainer(value)) {
-        stack.push([value, maskIps && !(name !== undefined && isVersionKey(name))]);
+        stack.push([value, maskIps && kind !== "version"]);
       }
     }
   }
