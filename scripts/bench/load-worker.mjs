@@ -2,14 +2,14 @@
 // measured run. Latencies are collected here from each response because autocannon's own
 // histogram keeps whole milliseconds, too coarse for sub-millisecond differences.
 import autocannon from "autocannon";
-import { envelope } from "./lib/envelope.mjs";
+import { envelope, eventEnvelope } from "./lib/envelope.mjs";
 
 const input = JSON.parse(process.env.BENCH_INPUT);
 const base = {
   url: input.url,
   method: input.method ?? "GET",
   headers: input.headers ?? {},
-  body: input.envelope ? envelope(input.envelope.dsn, input.envelope.size) : undefined,
+  body: input.envelope ? (input.envelope.kind === "event" ? eventEnvelope : envelope)(input.envelope.dsn, input.envelope.size) : undefined,
   connections: input.connections,
   pipelining: 1,
   timeout: 30,

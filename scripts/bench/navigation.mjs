@@ -23,7 +23,7 @@ const BASELINES = {
 const BASELINE_REVS = process.env.BENCH_BASELINE_REV?.split(",") ?? Object.keys(BASELINES);
 
 /** That revision's sources (git archive, so no worktree is registered) and its production build, kept between runs. */
-function baselineBuild(rev) {
+export function baselineBuild(rev) {
   const sha = execFileSync("git", ["rev-parse", "--short=12", `${rev}^{commit}`], { cwd: ROOT, encoding: "utf8" }).trim();
   const dir = path.join(tmpdir(), `outpost-bench-baseline-${sha}`);
   if (!existsSync(path.join(dir, "dist", "manifest.json"))) {

@@ -2,7 +2,7 @@
 // `npm run bench`: builds the production server, runs every figure against its floor, prints
 // PASS/MISS per target and writes the table to BENCHMARKS.md.
 //   --quick          short runs to check the harness (BENCHMARKS.md is left alone)
-//   --only=a,b       some groups only: ssr, realistic, tunnel, memory, payload, startup, navigation, spool, shared, assets, cache, events (file left alone)
+//   --only=a,b       some groups only: ssr, realistic, tunnel, tunnel-scrub, memory, payload, startup, navigation, spool, shared, assets, cache, events (file left alone)
 import os from "node:os";
 import path from "node:path";
 import { cache } from "./cache.mjs";
@@ -20,7 +20,7 @@ import { sharedState } from "./shared-state.mjs";
 import { spool } from "./spool.mjs";
 import { ssr } from "./ssr.mjs";
 import { startup } from "./startup.mjs";
-import { tunnel } from "./tunnel.mjs";
+import { tunnel, tunnelScrub } from "./tunnel.mjs";
 
 const quick = process.argv.includes("--quick");
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
@@ -32,6 +32,7 @@ const settings = {
   ssr: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5, connections: 50 } },
   realistic: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 8 } },
   tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
+  "tunnel-scrub": { connections: 10, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   spool: { size: 1024, connections: 10, ...speed },
   memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
@@ -42,7 +43,7 @@ const settings = {
   events: { idle: 5_000, subscribers: 1_000, publishes: quick ? 5 : 20, holding: [100, 1_000], paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   cache: { connections: 50, rounds: quick ? 1 : 3, warmupSec: quick ? 1 : 2, durationSec: quick ? 3 : 5, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
 };
-const groups = { ssr, realistic, tunnel, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache, events: eventStreams };
+const groups = { ssr, realistic, tunnel, "tunnel-scrub": tunnelScrub, spool, memory, payload, startup, navigation, shared: sharedState, assets: sharedAssets, cache, events: eventStreams };
 
 // Said at once rather than when the first browser group starts, twenty minutes in.
 if ((!only || only.includes("startup")) && !hasChromium) {

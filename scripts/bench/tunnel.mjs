@@ -3,6 +3,7 @@ import { envelopeLoad } from "./lib/envelope.mjs";
 import { pairedRatio, pairFigures } from "./lib/paired.mjs";
 import { runWorker, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, medianRun, target } from "./lib/stats.mjs";
+import { baselineBuild } from "./navigation.mjs";
 import { productionNode } from "./production-node.mjs";
 import { buildFor } from "./runtime-build.mjs";
 
@@ -123,5 +124,47 @@ export async function tunnel({ sizes, connections, rounds, warmupSec, durationSe
     };
   } finally {
     await Promise.all([ours, relay, koa, ingest].map((proc) => proc.stop()));
+  }
+}
+
+// The last build before SENTRY_TUNNEL_SCRUB (BENCH_SCRUB_BASELINE_REV to compare with another).
+const SCRUB_BASELINE_REV = process.env.BENCH_SCRUB_BASELINE_REV ?? "7e86106^";
+
+/**
+ * Figure 2b: what SENTRY_TUNNEL_SCRUB costs per 1 KiB error event envelope, paired on one core
+ * (lib/paired.mjs): scrubbing on against off, and off against the build before the scrubber.
+ */
+export async function tunnelScrub({ connections, paired, size = 1024 }) {
+  const baseline = baselineBuild(SCRUB_BASELINE_REV);
+  const ingest = await startHelper("fake-ingest.mjs");
+  const dsn = `http://publickey@127.0.0.1:${ingest.port}/42`;
+  const servers = {
+    before: await startServer({ SENTRY_DSN: dsn }, { root: baseline.dir, outRel: "dist" }),
+    off: await startServer({ SENTRY_DSN: dsn }),
+    on: await startServer({ SENTRY_DSN: dsn, SENTRY_TUNNEL_SCRUB: "defaults" }),
+  };
+  try {
+    const input = (server) => envelopeLoad(`${server.origin}/monitoring?p=42`, dsn, size, {}, "event");
+    const onOff = await pairedRatio([servers.off, servers.on], { input, connections, ...paired });
+    const offBefore = await pairedRatio([servers.before, servers.off], { input, connections, ...paired });
+    // Both pinned to one core: the ratio of their envelopes/s is the inverse ratio of their CPU per envelope.
+    const cost = 1 / onOff.ratio;
+    return {
+      title: "2b. Tunnel: scrubbing (SENTRY_TUNNEL_SCRUB)",
+      header: ["pair", "envelope", "envelopes/s per round", "CPU per envelope"],
+      rows: [
+        [`scrubbing on ÷ off`, fmt.kib(size), onOff.rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), `${fmt.x(cost)} off's`],
+        [`off ÷ ${baseline.sha}`, fmt.kib(size), offBefore.rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), `${fmt.x(1 / offBefore.ratio)} the build before's`],
+      ],
+      verdicts: [
+        target(`Scrubbing on <= 1.5 × off, CPU per ${fmt.kib(size)} event envelope`, cost <= 1.5, `${fmt.x(cost)} (paired; off ÷ on: ${pairFigures(onOff)})`),
+        target(`Scrubbing off >= 0.97 × the build before it (${baseline.sha})`, offBefore.ratio >= 0.97, `${fmt.x(offBefore.ratio)} (paired; before ÷ off: ${pairFigures(offBefore)})`),
+      ],
+      notes: [
+        `A ${fmt.kib(size)} error event envelope as the browser SDK sends one (exception, request, breadcrumbs), with an Authorization header, so the scrubber replaces a value and re-serialises the event (its costlier case; an event with nothing to replace goes as it came). Servers pinned to CPU 0 and loaded at once by one autocannon each on CPU 1, ${connections} connections, ${paired.rounds} rounds of ${paired.seconds} s after a 2 s warm-up. Off is compared with ${baseline.label} (${SCRUB_BASELINE_REV}), built from its own sources.`,
+      ],
+    };
+  } finally {
+    await Promise.all([...Object.values(servers), ingest].map((proc) => proc.stop()));
   }
 }
