@@ -46,6 +46,7 @@ const rows = [
     ["Bytes forwarded", "Bps", [[`sum(${rate("outpost_tunnel_bytes_total")})`, "bytes"]]],
     ["Items dropped and reported to Sentry, by reason and category", "short", [[`sum by (reason, category) (increase(outpost_tunnel_discarded_total${sel()}[$__rate_interval]))`, "{{reason}} {{category}}"]]],
     ["Refused over the project quota", "ops", [[`sum(${rate("outpost_tunnel_rejected_total", 'reason="quota"')})`, "quota"]]],
+    ["Values scrubbed before leaving, by rule (SENTRY_TUNNEL_SCRUB)", "short", [[`sum by (rule) (increase(outpost_tunnel_scrubbed_total${sel()}[$__rate_interval]))`, "{{rule}}"]]],
   ]],
   ["Spool and circuit by upstream", [
     ["Spooled envelopes by upstream", "short", [[`sum by (upstream) (outpost_tunnel_spool_envelopes${sel()})`, "{{upstream}}"]]],
