@@ -62,7 +62,9 @@ if (cssSyntaxErrors > 0) {
 }
 for (const [file, classes] of clientStyles.classes) writeModuleDeclaration(file, classes);
 const { config } = await loadAppConfig(ROOT, APP_DIR);
-const routeSources = new Map(routeModules(ROOT, APP_DIR, config).map((module) => [module.id, module.relative]));
+// Resource routes (a *.server.ts file named by the table) have no browser code and no stylesheets.
+const pageModules = routeModules(ROOT, APP_DIR, config).filter((module) => !module.resource);
+const routeSources = new Map(pageModules.map((module) => [module.id, module.relative]));
 const manifest = manifestFromMetafile(client.metafile, { outDir, serveSourceMaps: false, routeModules: routeSources, stylesheets });
 await writeManifest(manifest, outDir);
 await esbuild.build(serverOptions({ outDir, buildId: manifest.buildId, styles: serverStyles })).catch(failedBuild);

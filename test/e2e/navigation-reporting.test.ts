@@ -53,6 +53,7 @@ describe.skipIf(!hasChromium)("error reporting during client navigation", () => 
       "/diagnostics/limited",
       "/diagnostics/search?page=2&sort=desc",
       "/diagnostics/parent/child",
+      "/diagnostics/events",
       "/",
     ]);
     expect(await page.getAttribute("#to-home", "href")).toBe("/");

@@ -38,7 +38,7 @@ describe("the production client bundle", () => {
 describe("the production client build's chunks", () => {
   const manifest = JSON.parse(readFileSync(path.join(DIST, "manifest.json"), "utf8")) as {
     entry: { modulePreloads: string[] };
-    routes: Record<string, { imports: string[]; styles: string[] }>;
+    routes: Record<string, { script?: string; imports: string[]; styles: string[] }>;
     files: Record<string, string>;
   };
 
@@ -46,7 +46,9 @@ describe("the production client build's chunks", () => {
     expect(manifest.entry.modulePreloads).toHaveLength(1);
     const [app] = manifest.entry.modulePreloads;
     expect(Object.keys(manifest.routes).length).toBeGreaterThan(5);
-    for (const [id, route] of Object.entries(manifest.routes)) expect(route.imports, id).toContain(app);
+    // The root layout is part of the entry: it has stylesheets but no chunk of its own.
+    for (const [id, route] of Object.entries(manifest.routes)) if (route.script) expect(route.imports, id).toContain(app);
+    expect(Object.values(manifest.routes).filter((route) => !route.script)).toHaveLength(1);
   });
 
   it("leaves the diagnostics' routes out of that chunk: a server that serves them has the browser load them", () => {
@@ -74,7 +76,12 @@ describe("the production client build's chunks", () => {
     expect(readFileSync(path.join(DIST, "client", app), "utf8")).toMatch(/\n\/\/# debugId=[0-9a-f-]{36}\s*$/);
   });
 
-  it("links no route stylesheet that only repeats the entry's (which holds every route's CSS)", () => {
-    for (const [id, route] of Object.entries(manifest.routes)) expect(route.styles, id).toEqual([]);
+  // One stylesheet per CSS file (decision 0102): the entry holds none, the root layout links the
+  // product's styles.css, and no other route of the product imports CSS.
+  it("links each route's own stylesheets, not one bundle in the entry", () => {
+    expect(manifest.entry).not.toHaveProperty("styles.0");
+    const styled = Object.entries(manifest.routes).filter(([, route]) => route.styles.length > 0);
+    expect(styled.map(([id]) => id)).toEqual(["root/RootLayout"]);
+    expect(styled[0]?.[1].styles).toEqual([expect.stringMatching(/^\/assets\/styles\/app_styles-[A-Z0-9]{8}\.css$/)]);
   });
 });

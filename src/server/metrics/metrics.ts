@@ -147,6 +147,8 @@ export function createMetrics(): Metrics {
     labelNames: ["reason"] as const,
     registers: [registry],
   });
+  // The quota's series from the start, at 0: its dashboard panel is defined before the first refusal.
+  rejected.inc({ reason: "quota" }, 0);
   const upstreamResponses = new Counter({
     name: "outpost_tunnel_upstream_responses_total",
     help: "Responses from the Sentry ingest to forwarded envelopes, by status",
