@@ -2,7 +2,7 @@ import type { Dispatcher } from "undici";
 import type { Limiter } from "../limits/limiter";
 import type { SpoolOptions } from "./spool";
 import type { TunnelLogger, TunnelObserver } from "./contract/types";
-import type { ForwardIp } from "./forward/forwarded-ip";
+import type { ForwardIp } from "./contract/types";
 import type { ScrubDropListener, ScrubMode } from "./scrub";
 import type { ProjectQuota } from "./check/project-quota";
 import type { TunnelFilter } from "./filters";

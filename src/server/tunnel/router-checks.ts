@@ -7,7 +7,7 @@ import { filterEnvelope } from "./filters/filter-envelope";
 import { sendJson } from "../http/json-body";
 import { countedItems } from "./reports/counted-items";
 import { readRest } from "./reports/refused-envelope";
-import type { RouterConfig } from "./router";
+import type { RouterConfig } from "./router-config";
 
 /**
  * After the DSN is known: the inbound filters (which read the whole envelope, so only when

@@ -1,31 +1,21 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
-import type { AllowedDsn, Allowlist } from "./check/allowlist";
+import type { AllowedDsn } from "./check/allowlist";
 import { ClientBody } from "./body/body-limit";
 import { envelopeDsn, type PeekedHeader, parseContentEncoding, peekHeaderLine } from "./check/envelope-header";
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "./contract/errors";
-import { type ForwardConfig, forward } from "./forward/forward";
+import { forward } from "./forward/forward";
 import { parseTunnelQuery, type TunnelQuery } from "./check/query";
 import { clientKey } from "../limits/client-key";
-import type { Limiter } from "../limits/limiter";
 import { drainRefusedUpload } from "../http/refuse";
 import { setRouteLabel } from "../http/route-label";
 import { queryMatchesDsn, type Upstream } from "./check/upstream-url";
 import { reportRefused } from "./reports/refused-envelope";
-import type { TunnelFilter } from "./filters";
 import { checkEnvelope } from "./router-checks";
+import type { RouterConfig } from "./router-config";
 
-export interface RouterConfig extends ForwardConfig {
-  path: string;
-  allowlist: Allowlist;
-  limiter: Limiter | undefined;
-  /** Leading bits of an IPv6 address the limiter counts a client by. */
-  ipv6Prefix: number;
-  /** SENTRY_TUNNEL_FILTERS; empty: envelopes stream unread past their header. */
-  filters: readonly TunnelFilter[];
-  /** SENTRY_TUNNEL_PROJECT_QUOTA, counted per DSN project; absent: off. */
-  quota: Limiter | undefined;
-}
+export type { RouterConfig } from "./router-config";
+
 
 async function peek(ctx: Context, config: RouterConfig, body: ClientBody): Promise<PeekedHeader | undefined> {
   const encoding = parseContentEncoding(ctx.get("Content-Encoding") || undefined);

@@ -2,6 +2,9 @@ import type { Dispatcher } from "undici";
 
 // A leaf: what every stage of the tunnel shares, importing nothing of it.
 
+/** What of the visitor's address goes upstream as `X-Sentry-Forwarded-For` (SENTRY_TUNNEL_FORWARD_IP). */
+export type ForwardIp = "full" | "truncated" | "none";
+
 export type RejectReason =
   | "malformed"
   | "forbidden"
@@ -18,6 +21,9 @@ export type RejectReason =
   | "spool_too_large"
   | "spool_busy"
   | "spool_failed";
+
+/** Status, counter reason, the client-facing detail, and extra fields for the log line. */
+export type Rejection = [status: number, reason: RejectReason, detail: string, logFields?: Record<string, unknown>];
 
 /** Counters for the operators' metrics; a plain object is enough in tests. */
 export interface TunnelObserver {

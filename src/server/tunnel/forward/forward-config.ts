@@ -2,7 +2,7 @@ import type { HeldBytes } from "../body/body-copy";
 import type { Spool } from "../spool";
 import type { ClientReports } from "../reports/client-reports";
 import type { RequestDispatcher, TunnelLogger, TunnelObserver } from "../contract/types";
-import type { ForwardIp } from "./forwarded-ip";
+import type { ForwardIp } from "../contract/types";
 import type { Reject } from "./reject";
 import type { ScrubDropListener, ScrubMode } from "../scrub";
 

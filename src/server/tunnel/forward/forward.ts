@@ -8,7 +8,8 @@ import { INGEST_DOWN_STATUSES, type Spool } from "../spool";
 import type { ForwardConfig } from "./forward-config";
 import { type Pending, readForSpool, spoolAndAnswer } from "./spool-answer";
 import type { Upstream } from "../check/upstream-url";
-import { type ForwardIp, forwardedIp } from "./forwarded-ip";
+import type { ForwardIp } from "../contract/types";
+import { forwardedIp } from "./forwarded-ip";
 import { type ScrubbedUpload, scrubbedForSpool, scrubbedUpload } from "../scrub";
 
 export type { ForwardConfig } from "./forward-config";

@@ -1,8 +1,7 @@
 import { SocketAddress } from "node:net";
 import { canonicalIp, ipv6Groups, maskGroups } from "../../limits/client-key";
 
-/** What of the visitor's address goes upstream as `X-Sentry-Forwarded-For` (SENTRY_TUNNEL_FORWARD_IP). */
-export type ForwardIp = "full" | "truncated" | "none";
+import type { ForwardIp } from "../contract/types";
 
 // As Google Analytics and Matomo anonymise: the network is kept for geolocation, the host is not.
 const IPV6_KEPT_BITS = 48;

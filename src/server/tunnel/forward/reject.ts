@@ -1,10 +1,9 @@
 import type { Context } from "koa";
 import { sendJson } from "../../http/json-body";
 import { discardUnreadBody } from "../../http/refuse";
-import type { RejectReason, TunnelLogger, TunnelObserver } from "../contract/types";
+import type { Rejection, TunnelLogger, TunnelObserver } from "../contract/types";
 
-/** Status, counter reason, the client-facing detail, and extra fields for the log line. */
-export type Rejection = [status: number, reason: RejectReason, detail: string, logFields?: Record<string, unknown>];
+export type { Rejection } from "../contract/types";
 
 export type Reject = (ctx: Context, ...rejection: Rejection) => void;
 

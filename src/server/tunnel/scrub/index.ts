@@ -3,7 +3,7 @@ import type { ClientBody } from "../body/body-limit";
 import { parseContentEncoding } from "../check/envelope-header";
 import type { Upstream } from "../check/upstream-url";
 import type { TunnelObserver } from "../contract/types";
-import type { ForwardIp } from "../forward/forwarded-ip";
+import type { ForwardIp } from "../contract/types";
 import type { Spool } from "../spool";
 import type { HeldBytes } from "../body/body-copy";
 import { EnvelopeScrubber, type ScrubDrop } from "./envelope-scrubber";

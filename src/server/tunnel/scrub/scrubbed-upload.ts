@@ -3,7 +3,7 @@ import type { ClientBody } from "../body/body-limit";
 import type { ContentEncoding } from "../check/envelope-header";
 import { BodyTooLargeError, ClientAbortedError, MalformedRequestError } from "../contract/errors";
 import { DecodedTooLargeError, decodedChunks } from "../envelope/decode-stream";
-import type { Rejection } from "../forward/reject";
+import type { Rejection } from "../contract/types";
 import type { EnvelopeScrubber } from "./envelope-scrubber";
 
 /** Sentry's own cap on a whole envelope: decoding further is refused (a compressed bomb). */
