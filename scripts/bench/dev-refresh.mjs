@@ -2,12 +2,12 @@
 // component change to the changed DOM in an open Chromium page (React Fast Refresh), on the
 // home page (a route module with a component only) and on one that also exports `head`; then
 // from saving a stylesheet or a Tailwind class to the changed style (dev-style-refresh.mjs).
-import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { devStyleRefresh } from "./dev-style-refresh.mjs";
 import { launchChromium } from "./lib/chromium.mjs";
-import { freePort, ROOT, sleep } from "./lib/proc.mjs";
+import { startDevServer } from "./lib/dev-server.mjs";
+import { ROOT, sleep } from "./lib/proc.mjs";
 
 export const PAGE = path.join(ROOT, "src/app/home/HomePage.tsx");
 
@@ -43,34 +43,20 @@ async function devComponentRefresh({ edits }) {
     for (const page of pages) page.restore();
   };
   process.on("exit", restoreAll);
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts/dev.mjs")], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => {
-    output += chunk;
-  });
+  let dev;
   let browser;
   try {
-    for (const deadline = started + 30_000; !output.includes("[dev] rebuilt in"); await sleep(5)) {
-      if (performance.now() > deadline) throw new Error(`dev never started:\n${output}`);
-    }
-    const startMs = performance.now() - started;
+    dev = await startDevServer({ cwd: ROOT });
+    const { startMs, readyLines } = dev;
     browser = await launchChromium();
     const results = [];
-    const readyLines = () => output.split("[dev] rebuilt in").length - 1;
-    for (const page of pages) results.push({ name: page.name, ...(await timeEdits(browser, `http://127.0.0.1:${port}`, page, edits, readyLines)) });
+    for (const page of pages) results.push({ name: page.name, ...(await timeEdits(browser, `http://127.0.0.1:${dev.port}`, page, edits, readyLines)) });
     return { startMs, pages: results };
   } finally {
     await browser?.close();
     restoreAll();
     process.off("exit", restoreAll);
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await dev?.stop();
   }
 }
 

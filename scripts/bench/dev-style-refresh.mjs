@@ -2,12 +2,12 @@
 // open page's computed style changing (its stylesheet swapped in place), on the fixture app's
 // /styled page (Tailwind, a CSS Module with composes, global CSS). In a copy of the project, as
 // the edits are the fixture's, which tests read.
-import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { launchChromium } from "./lib/chromium.mjs";
-import { freePort, ROOT, sleep } from "./lib/proc.mjs";
+import { startDevServer } from "./lib/dev-server.mjs";
+import { ROOT, sleep } from "./lib/proc.mjs";
 
 const APP = "test/fixtures/app";
 const MODULE = `${APP}/styled/Card.module.css`;
@@ -43,27 +43,18 @@ export async function devStyleRefresh({ edits }) {
     cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
-  const port = await freePort();
-  const child = spawn(process.execPath, ["scripts/dev.mjs"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, PORT: String(port), METRICS_PORT: "0", LOG_LEVEL: "warn", OUTPOST_APP_DIR: APP },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => {
-    output += chunk;
+  const dev = await startDevServer({ cwd: dir, env: { OUTPOST_APP_DIR: APP } }).catch((error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   });
   let browser;
   try {
-    for (const deadline = performance.now() + 30_000; !output.includes("[dev] rebuilt in"); await sleep(5)) {
-      if (performance.now() > deadline) throw new Error(`dev never started:\n${output}`);
-    }
     browser = await launchChromium();
     const tab = await browser.browser.newPage();
-    await tab.goto(`http://127.0.0.1:${port}/styled`);
+    await tab.goto(`http://127.0.0.1:${dev.port}/styled`);
     await tab.waitForSelector("html[data-hydrated=true]");
     await tab.evaluate(() => Object.assign(window, { benchPage: true }));
-    const readyLines = () => output.split("[dev] rebuilt in").length - 1;
+    const { readyLines } = dev;
     const results = [];
     for (const save of STYLE_SAVES) {
       const samples = [];
@@ -87,8 +78,7 @@ export async function devStyleRefresh({ edits }) {
     return results;
   } finally {
     await browser?.close();
-    child.kill("SIGTERM");
-    await new Promise((resolve) => child.once("exit", resolve));
+    await dev.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
