@@ -65,7 +65,9 @@ afterAll(() => app.close());
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
 const GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
-const pagePaths = [...pathsOf(withDiagnostics(appConfig).routes), ...pathsOf(responseRoutes)];
+// The live events' stream never ends for a GET: its HEAD is checked on its own below.
+const EVENT_STREAM = "/diagnostics/events/stream";
+const pagePaths = [...pathsOf(withDiagnostics(appConfig).routes), ...pathsOf(responseRoutes)].filter((path) => path !== EVENT_STREAM);
 const targets = [
   ...pagePaths,
   ...pagePaths.map((path) => `/__data${path === "/" ? "" : path}`),
@@ -98,5 +100,12 @@ describe("HEAD", () => {
     expect(head.body.length).toBe(0);
     // A length said is the length sent.
     if (get.headers["content-length"] !== undefined) expect(Number(get.headers["content-length"])).toBe(get.body.length);
+  });
+
+  it("answers an event stream's HEAD with its headers at once, and no body", async () => {
+    const head = await send(port, EVENT_STREAM, { method: "HEAD", headers: { "x-forwarded-for": nextClient() } });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(head.body.length).toBe(0);
   });
 });
