@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import Koa from "koa";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createTunnel, type Tunnel } from "#src/server/tunnel";
+import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
 import type { CircuitState, SpoolDropReason } from "#src/server/tunnel/spool";
 import type { TunnelOptions } from "#src/server/tunnel/options";
 import type { RejectReason, TunnelObserver } from "#src/server/tunnel/contract/types";
@@ -106,3 +108,18 @@ export function envelope(dsn: string, items: (string | Buffer)[] = ['{"type":"ev
 }
 
 export { type ClientResponse, open, type PostOptions, responseOf, send, until } from "../../support/raw-http";
+
+/**
+ * A fake ingest for one test file, and a DSN on it: started before the file's tests, reset after
+ * each, closed after all. Read its fields inside tests (they are set once the file starts).
+ */
+export function fakeIngestPerFile(): { readonly fake: FakeIngest; readonly dsn: string } {
+  const state = {} as { fake: FakeIngest; dsn: string };
+  beforeAll(async () => {
+    state.fake = await startFakeIngest();
+    state.dsn = `http://abc123@127.0.0.1:${state.fake.port}/42`;
+  });
+  afterEach(() => state.fake.reset());
+  afterAll(() => state.fake.close());
+  return state;
+}

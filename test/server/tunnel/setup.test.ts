@@ -1,19 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTunnel, TUNNEL_DEFAULTS } from "#src/server/tunnel";
-import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
-import { envelope, send, startTunnel } from "./harness";
+import { envelope, fakeIngestPerFile, send, startTunnel } from "./harness";
 
-let fake: FakeIngest;
-let dsn: string;
-
-beforeAll(async () => {
-  fake = await startFakeIngest();
-  dsn = `http://abc123@127.0.0.1:${fake.port}/42`;
-});
-afterEach(() => fake.reset());
-afterAll(async () => {
-  await fake.close();
-});
+const ingest = fakeIngestPerFile();
 
 const base = {
   path: "/monitoring",
@@ -59,13 +48,13 @@ describe("createTunnel", () => {
   });
 
   it("forwards through its own keep-alive Agent and closes it", async () => {
-    const server = await startTunnel({ allowedDsns: [dsn] });
+    const server = await startTunnel({ allowedDsns: [ingest.dsn] });
     try {
       for (let i = 0; i < 3; i++) {
-        expect((await send(server.port, "/monitoring?p=42", { body: envelope(dsn) })).status).toBe(200);
+        expect((await send(server.port, "/monitoring?p=42", { body: envelope(ingest.dsn) })).status).toBe(200);
       }
-      expect(fake.requests).toHaveLength(3);
-      expect(new Set(fake.requests.map((request) => request.remotePort)).size).toBe(1);
+      expect(ingest.fake.requests).toHaveLength(3);
+      expect(new Set(ingest.fake.requests.map((request) => request.remotePort)).size).toBe(1);
     } finally {
       await server.close();
     }
@@ -73,11 +62,11 @@ describe("createTunnel", () => {
   });
 
   it("mounts at a configured path with a trailing slash trimmed", async () => {
-    const server = await startTunnel({ allowedDsns: [dsn], path: "/t/sentry/" });
+    const server = await startTunnel({ allowedDsns: [ingest.dsn], path: "/t/sentry/" });
     try {
-      expect((await send(server.port, "/t/sentry?p=42", { body: envelope(dsn) })).status).toBe(200);
-      expect((await send(server.port, "/t/sentry/?p=42", { body: envelope(dsn) })).status).toBe(200);
-      expect((await send(server.port, "/monitoring?p=42", { body: envelope(dsn) })).status).toBe(404);
+      expect((await send(server.port, "/t/sentry?p=42", { body: envelope(ingest.dsn) })).status).toBe(200);
+      expect((await send(server.port, "/t/sentry/?p=42", { body: envelope(ingest.dsn) })).status).toBe(200);
+      expect((await send(server.port, "/monitoring?p=42", { body: envelope(ingest.dsn) })).status).toBe(404);
     } finally {
       await server.close();
     }
@@ -86,9 +75,9 @@ describe("createTunnel", () => {
 
 describe("rate limit", () => {
   it("answers 429 with Retry-After once a client used its envelopes, per client IP", async () => {
-    const server = await startTunnel({ allowedDsns: [dsn], rateLimitPerMinute: 2 }, { proxy: true });
+    const server = await startTunnel({ allowedDsns: [ingest.dsn], rateLimitPerMinute: 2 }, { proxy: true });
     try {
-      const from = (ip: string) => ({ body: envelope(dsn), headers: { "x-forwarded-for": ip } });
+      const from = (ip: string) => ({ body: envelope(ingest.dsn), headers: { "x-forwarded-for": ip } });
       expect((await send(server.port, "/monitoring?p=42", from("203.0.113.1"))).status).toBe(200);
       expect((await send(server.port, "/monitoring?p=42", from("203.0.113.1"))).status).toBe(200);
       const limited = await send(server.port, "/monitoring?p=42", from("203.0.113.1"));
@@ -98,7 +87,7 @@ describe("rate limit", () => {
       expect(retryAfter).toBeGreaterThanOrEqual(29);
       expect(retryAfter).toBeLessThanOrEqual(30);
       expect((await send(server.port, "/monitoring?p=42", from("203.0.113.2"))).status).toBe(200);
-      expect(fake.requests).toHaveLength(3);
+      expect(ingest.fake.requests).toHaveLength(3);
       expect(server.counts.rejected).toEqual({ rate_limited: 1 });
     } finally {
       await server.close();
@@ -106,10 +95,10 @@ describe("rate limit", () => {
   });
 
   it("is off at 0", async () => {
-    const server = await startTunnel({ allowedDsns: [dsn], rateLimitPerMinute: 0 });
+    const server = await startTunnel({ allowedDsns: [ingest.dsn], rateLimitPerMinute: 0 });
     try {
       for (let i = 0; i < 10; i++) {
-        expect((await send(server.port, "/monitoring?p=42", { body: envelope(dsn) })).status).toBe(200);
+        expect((await send(server.port, "/monitoring?p=42", { body: envelope(ingest.dsn) })).status).toBe(200);
       }
     } finally {
       await server.close();

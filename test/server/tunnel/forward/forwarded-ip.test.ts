@@ -1,25 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { truncateIp } from "#src/server/tunnel/forward/forwarded-ip";
-import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
-import { envelope, send, startTunnel } from "../harness";
+import { envelope, fakeIngestPerFile, send, startTunnel } from "../harness";
 
-let fake: FakeIngest;
-let dsn: string;
-
-beforeAll(async () => {
-  fake = await startFakeIngest();
-  dsn = `http://abc123@127.0.0.1:${fake.port}/42`;
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const ingest = fakeIngestPerFile();
 
 /** What X-Sentry-Forwarded-For the ingest sees for a visitor at `visitor` (a trusted X-Forwarded-For), with SENTRY_TUNNEL_FORWARD_IP `mode`. */
 async function forwardedFor(mode: "full" | "truncated" | "none" | undefined, visitor: string) {
-  const tunnel = await startTunnel({ allowedDsns: [dsn], ...(mode ? { forwardIp: mode } : {}) }, { proxy: true });
+  const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], ...(mode ? { forwardIp: mode } : {}) }, { proxy: true });
   try {
-    const res = await send(tunnel.port, "/monitoring?p=42", { body: envelope(dsn), headers: { "x-forwarded-for": visitor } });
+    const res = await send(tunnel.port, "/monitoring?p=42", { body: envelope(ingest.dsn), headers: { "x-forwarded-for": visitor } });
     expect(res.status).toBe(200);
-    const seen = fake.requests.at(-1);
+    const seen = ingest.fake.requests.at(-1);
     return seen && (Object.hasOwn(seen.headers, "x-sentry-forwarded-for") ? seen.headers["x-sentry-forwarded-for"] : null);
   } finally {
     await tunnel.close();
@@ -52,6 +43,6 @@ describe("SENTRY_TUNNEL_FORWARD_IP", () => {
   });
 
   it("refuses an unknown mode at start", async () => {
-    await expect(startTunnel({ allowedDsns: [dsn], forwardIp: "partial" as never })).rejects.toThrow(/forwardIp/);
+    await expect(startTunnel({ allowedDsns: [ingest.dsn], forwardIp: "partial" as never })).rejects.toThrow(/forwardIp/);
   });
 });

@@ -1,34 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMetrics } from "#src/server/metrics";
-import { type FakeIngest, startFakeIngest } from "../../../support/fake-ingest";
-import { send, startTunnel, until } from "../harness";
+import { fakeIngestPerFile, send, startTunnel, until } from "../harness";
 import { startSpoolingTunnel } from "../spool/spool-harness";
 import { encode, envelopeOf, item, readEnvelope } from "./scrub-harness";
 
-let fake: FakeIngest;
-let dsn: string;
-
-beforeAll(async () => {
-  fake = await startFakeIngest();
-  dsn = `http://abc123@127.0.0.1:${fake.port}/42`;
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const ingest = fakeIngestPerFile();
 
 const secret = () => item({ type: "event" }, { message: "card 4111-1111-1111-1111", extra: { password: "hunter2" } });
 
 describe("scrubbing and the spool", () => {
   it.each([false, true])("spools the scrubbed envelope, never the visitor's (gzip, streamed: %s)", async (streamed) => {
-    const tunnel = await startSpoolingTunnel(dsn, {}, { scrub: "defaults" });
+    const tunnel = await startSpoolingTunnel(ingest.dsn, {}, { scrub: "defaults" });
     try {
-      fake.queued.push({ status: 503 });
-      const raw = encode(envelopeOf(dsn, [secret(), item({ type: "session" }, { sid: "1" })]), streamed ? "gzip" : "identity");
+      ingest.fake.queued.push({ status: 503 });
+      const raw = encode(envelopeOf(ingest.dsn, [secret(), item({ type: "session" }, { sid: "1" })]), streamed ? "gzip" : "identity");
       const body = streamed ? [raw.subarray(0, 20), raw.subarray(20)] : raw;
       const res = await send(tunnel.port, "/monitoring?p=42", { body, headers: streamed ? { "content-encoding": "gzip" } : {} });
       expect(res.status).toBe(200);
       expect(tunnel.counts.spooled).toBe(1);
-      await until(() => fake.requests.filter((request) => request.complete).length === 2);
-      const replayed = fake.requests[1];
+      await until(() => ingest.fake.requests.filter((request) => request.complete).length === 2);
+      const replayed = ingest.fake.requests[1];
       expect(replayed?.headers["content-encoding"]).toBeUndefined();
       expect(replayed?.body.includes("hunter2")).toBe(false);
       expect(replayed?.body.includes("4111")).toBe(false);
@@ -42,9 +33,9 @@ describe("scrubbing and the spool", () => {
 describe("outpost_tunnel_scrubbed_total and client reports", () => {
   it("counts values replaced by rule in the metrics", async () => {
     const metrics = createMetrics();
-    const tunnel = await startTunnel({ allowedDsns: [dsn], scrub: "defaults", observer: metrics.tunnelObserver });
+    const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], scrub: "defaults", observer: metrics.tunnelObserver });
     try {
-      expect((await send(tunnel.port, "/monitoring?p=42", { body: envelopeOf(dsn, [secret()]) })).status).toBe(200);
+      expect((await send(tunnel.port, "/monitoring?p=42", { body: envelopeOf(ingest.dsn, [secret()]) })).status).toBe(200);
       const text = await metrics.registry.metrics();
       expect(text).toContain('outpost_tunnel_scrubbed_total{rule="password"} 1');
       expect(text).toContain('outpost_tunnel_scrubbed_total{rule="creditcard"} 1');
@@ -54,12 +45,12 @@ describe("outpost_tunnel_scrubbed_total and client reports", () => {
   });
 
   it("reports a dropped event to its DSN's ingest as invalid in a client report", async () => {
-    const tunnel = await startTunnel({ allowedDsns: [dsn], scrub: "defaults", clientReportIntervalMs: 50 });
+    const tunnel = await startTunnel({ allowedDsns: [ingest.dsn], scrub: "defaults", clientReportIntervalMs: 50 });
     try {
-      const body = envelopeOf(dsn, [item({ type: "event" }, "{not json"), item({ type: "event" }, "[]")]);
+      const body = envelopeOf(ingest.dsn, [item({ type: "event" }, "{not json"), item({ type: "event" }, "[]")]);
       expect((await send(tunnel.port, "/monitoring?p=42", { body })).status).toBe(200);
-      await until(() => fake.requests.some((request) => request.complete && request.body.includes("client_report")));
-      const report = fake.requests.find((request) => request.body.includes("client_report"));
+      await until(() => ingest.fake.requests.some((request) => request.complete && request.body.includes("client_report")));
+      const report = ingest.fake.requests.find((request) => request.body.includes("client_report"));
       const payload = JSON.parse(readEnvelope(report as never).items[0]?.payload.toString() ?? "");
       expect(payload.discarded_events).toEqual([{ reason: "invalid", category: "error", quantity: 2 }]);
     } finally {
