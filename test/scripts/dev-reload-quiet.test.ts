@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium } from "../support/browser";
+import { hasChromium, launchChromium, watchErrors } from "../support/browser";
 import { type DevSession, startDevSession, until } from "../support/dev-session";
 
 const readSource = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
@@ -17,18 +17,14 @@ describe.skipIf(!hasChromium)("npm run dev: the reload channel across restarts",
   let session: DevSession;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let tab: Page;
-  const consoleErrors: string[] = [];
-  const failedRequests: string[] = [];
+  let consoleErrors: string[] = [];
+  let failedRequests: string[] = [];
 
   beforeAll(async () => {
     session = await startDevSession();
     browser = await launchChromium();
     tab = await browser.browser.newPage();
-    tab.on("console", (message) => {
-      if (message.type() === "error") consoleErrors.push(message.text());
-    });
-    tab.on("pageerror", (error) => consoleErrors.push(error.message));
-    tab.on("requestfailed", (request) => failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+    ({ consoleErrors, failedRequests } = watchErrors(tab));
     await tab.goto(`${session.origin}/`);
     await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
   });

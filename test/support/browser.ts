@@ -11,6 +11,18 @@ if (!hasChromium) {
   );
 }
 
+/** A page's console errors (with where they came from), uncaught errors and failed requests, collected as they come. */
+export function watchErrors(page: Page): { consoleErrors: string[]; failedRequests: string[] } {
+  const consoleErrors: string[] = [];
+  const failedRequests: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(`${message.text()} ${message.location().url}`);
+  });
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+  page.on("requestfailed", (request) => failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+  return { consoleErrors, failedRequests };
+}
+
 /** What a browser test asserts on: console errors and warnings, and the data and document requests made. */
 export interface WatchedPage {
   page: Page;
