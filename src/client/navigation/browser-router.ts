@@ -1,10 +1,8 @@
 import type { FetcherSubmission } from "../../shared/navigation/fetcher-request";
 import type { BlockerFunction, NavigateOptions, Router } from "../../shared/navigation/router-context";
-import { IDLE_NAVIGATION, UNBLOCKED } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
-import { Blocking, proceed, reset } from "./blocking";
+import { proceed, register, reset } from "./blocking";
 import type { ClientRoutes } from "./core/client-routes";
-import { DataFreshness } from "./data-freshness";
 import { eventsEffect } from "./effects/events";
 import { focusEffect } from "./effects/focus";
 import { navigatingFlag } from "./effects/navigating-flag";
@@ -20,7 +18,7 @@ import { prefetch } from "./prefetch";
 import { PrefetchCache } from "./prefetch-cache";
 import { Requests } from "./core/requests";
 import type { RouterCore } from "./router-core";
-import { type BrowserRouterState, RouterStore } from "./core/router-store";
+import { type BrowserRouterState, initialState, RouterStore } from "./core/router-store";
 import { submit } from "./submission";
 
 export interface BrowserRouterOptions {
@@ -48,20 +46,7 @@ export class BrowserRouter implements Router {
     const key = entry?.key ?? newKey();
     const entryIndex = entry?.idx ?? 0;
     if (!entry?.key) env.history.replaceState({ ...entry, key, idx: entryIndex }, "");
-    const initial: BrowserRouterState = {
-      location: locationOf(new URL(env.location.href), key, entry?.usr ?? null),
-      historyAction: "pop",
-      page: state,
-      navigation: IDLE_NAVIGATION,
-      fetchers: new Map(),
-      revalidation: "idle",
-      freshAsOf: 0,
-      started: undefined,
-      blocker: UNBLOCKED,
-      viewTransition: null,
-      entryIndex,
-      preventScrollReset: false,
-    };
+    const initial = initialState(state, locationOf(new URL(env.location.href), key, entry?.usr ?? null), entryIndex);
     const store = new RouterStore(initial);
     const core: RouterCore = {
       env,
@@ -71,8 +56,6 @@ export class BrowserRouter implements Router {
       diagnostics,
       requests: new Requests(),
       prefetched: new PrefetchCache(env.clock),
-      freshness: new DataFreshness(),
-      blocking: new Blocking(),
     };
     this.#core = core;
     // In the order a full page load would: scroll, focus, the flag, then the navigation's end.
@@ -99,7 +82,7 @@ export class BrowserRouter implements Router {
   readonly subscribe = (listener: () => void): (() => void) => this.#core.store.subscribe(listener);
   readonly navigate = (to: string, options: NavigateOptions = {}): Promise<void> => navigate(this.#core, to, options);
   readonly go = (delta: number): void => this.#core.env.history.go(delta);
-  readonly block = (shouldBlock: BlockerFunction): (() => void) => this.#core.blocking.register(shouldBlock);
+  readonly block = (shouldBlock: BlockerFunction): (() => void) => register(this.#core, shouldBlock);
   readonly proceed = (): void => proceed(this.#core);
   readonly reset = (): void => reset(this.#core);
   readonly submit = (action: string, body: URLSearchParams | FormData, options: Pick<NavigateOptions, "viewTransition"> = {}) =>

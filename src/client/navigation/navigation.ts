@@ -7,6 +7,7 @@ import { holds, released } from "./blocking";
 import type { RouteAnswer } from "./core/fetch-route-data";
 import { leave } from "./core/leave";
 import { PAGE } from "./core/requests";
+import { isStale } from "./core/router-store";
 import * as transition from "./core/transitions";
 import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
@@ -56,7 +57,7 @@ export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirect
   if (core.routes.isResource(url.pathname, core.diagnostics)) return leaveForDocument(core, url.href);
   const ticket = core.requests.start(PAGE);
   const matched = preloadCode(core, url);
-  const generation = core.freshness.generation;
+  const generation = core.store.state.invalidated;
   const routes = wanted(core, url, matched, mode);
   if (mode === "none") core.store.apply(transition.revalidate);
   else {
@@ -95,7 +96,7 @@ function leaveForDocument(core: RouterCore, href: string): void {
 
 /** Post/redirect/get: the page an action redirects to, loaded as a navigation that runs every loader. */
 export function followAction(core: RouterCore, location: string, from: URL, intent: NavigationIntent): Promise<void> {
-  core.freshness.invalidate("action");
+  core.store.apply(transition.invalidate, "action");
   return follow(core, location, from, "push", 1, intent);
 }
 
@@ -118,19 +119,20 @@ async function follow(core: RouterCore, location: string, from: URL, mode: Histo
 
 /** The page's data is out of date: revalidated now, or after the pending navigation lands. */
 export function invalidate(core: RouterCore, cause: "action" | "revalidate"): number {
-  const generation = core.freshness.invalidate(cause);
+  core.store.apply(transition.invalidate, cause);
+  const generation = core.store.state.invalidated;
   revalidateIfStale(core);
   return generation;
 }
 
 /** A newer revalidation replaces a pending one: the older answer is never shown. */
 function revalidateIfStale(core: RouterCore): void {
-  if (core.freshness.stale && core.store.state.navigation.state === "idle") void go(core, new URL(core.env.location.href), "none", 0);
+  if (isStale(core.store.state) && core.store.state.navigation.state === "idle") void go(core, new URL(core.env.location.href), "none", 0);
 }
 
 /** Shows a page: a new history entry for push and replace, the same location for "none". */
 export function commit(core: RouterCore, page: RouteState, url: URL, mode: HistoryMode, generation: number, intent: NavigationIntent = {}): void {
-  const { env, store, freshness } = core;
+  const { env, store } = core;
   let moved: transition.Landing["moved"];
   if (mode !== "none") {
     const key = intent.key ?? newKey();
@@ -144,8 +146,7 @@ export function commit(core: RouterCore, page: RouteState, url: URL, mode: Histo
     }
     moved = { location: locationOf(url, key, state), historyAction: mode, entryIndex: index, preventScrollReset: intent.preventScrollReset === true };
   }
-  freshness.committed(generation);
-  show(core, { page, moved, freshAsOf: freshness.freshAsOf }, intent.viewTransition);
+  show(core, { page, moved, generation }, intent.viewTransition);
   // An action answered while this page was on its way: its data may predate it.
   revalidateIfStale(core);
 }

@@ -8,9 +8,9 @@ import { currentPath, type RouterCore } from "./router-core";
  * holds it, the URL is put back (history.go the other way) until proceed() moves it again.
  */
 export function popState(core: RouterCore, event: PopStateEvent): void {
-  const { env, store, blocking } = core;
-  const own = blocking.ownPop;
-  blocking.ownPop = undefined;
+  const { env, store } = core;
+  const own = store.state.blocking.ownPop;
+  store.apply(transition.popArrived);
   const entry = event.state as HistoryEntry | null;
   // The URL put back after a held pop is home again. Landing anywhere else (a second back in the
   // same task went first), it is a pop like any other: held and put back again, from there.
@@ -23,11 +23,11 @@ export function popState(core: RouterCore, event: PopStateEvent): void {
   const state = entry?.usr ?? null;
   const delta = entry?.idx === undefined ? 0 : index - store.state.entryIndex;
   const resume = () => {
-    blocking.ownPop = "proceed";
+    store.apply(transition.expectOwnPop, "proceed");
     env.history.go(delta);
   };
   if (own !== "proceed" && delta !== 0 && holds(core, { ...locationOf(url), state }, "pop", resume)) {
-    blocking.ownPop = "restore";
+    store.apply(transition.expectOwnPop, "restore");
     env.history.go(-delta);
     return;
   }

@@ -1,6 +1,6 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
-import { routesToLoad } from "./should-revalidate";
+import { dataCause, routesToLoad } from "./should-revalidate";
 import { currentPath, type HistoryMode, pageAssets, type RouterCore } from "./router-core";
 
 // An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.
@@ -17,7 +17,7 @@ export function preloadCode({ routes, diagnostics }: RouterCore, url: URL): Matc
 /** The routes whose loaders a request for `url` needs; undefined for all of them. */
 export function wanted(core: RouterCore, url: URL, matched: MatchedRoutes | null, mode: HistoryMode): string[] | undefined {
   if (!matched) return undefined;
-  const cause = core.freshness.causeOf(mode === "none");
+  const cause = dataCause(core.store.state, mode === "none");
   const currentUrl = new URL(currentPath(core), url);
   return routesToLoad({ current: core.store.state.page, currentUrl, next: matched.matches, nextUrl: url, cause, modules: core.routes.modules });
 }
@@ -29,7 +29,7 @@ export function prefetch(core: RouterCore, to: string): void {
   const { url } = target;
   if (core.routes.isResource(url.pathname, core.diagnostics)) return;
   const routes = wanted(core, url, preloadCode(core, url), "push");
-  const key = prefetchKey(url, routes, core.freshness.generation);
+  const key = prefetchKey(url, routes, core.store.state.invalidated);
   if (core.prefetched.has(key)) return;
   const answer = core.data.load(url, undefined, routes);
   core.prefetched.set(key, answer);

@@ -1,12 +1,10 @@
 import type { RouteState } from "../../shared/routing/route-state";
-import type { Blocking } from "./blocking-state";
 import type { ClientRoutes } from "./core/client-routes";
 import type { RouterEnvironment } from "./core/environment";
 import type { RouteData } from "./core/fetch-route-data";
 import type { Requests } from "./core/requests";
 import { fetchStylesheets } from "./core/stylesheets";
 import type { RouterStore } from "./core/router-store";
-import type { DataFreshness } from "./data-freshness";
 import type { PrefetchCache } from "./prefetch-cache";
 
 /** What the router's parts (navigation, submission, blocking, prefetch) share: its state and its requests. */
@@ -18,8 +16,6 @@ export interface RouterCore {
   diagnostics: boolean;
   requests: Requests;
   prefetched: PrefetchCache;
-  freshness: DataFreshness;
-  blocking: Blocking;
 }
 
 /**

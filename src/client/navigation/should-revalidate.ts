@@ -2,11 +2,18 @@ import type { Params } from "../../shared/routing/match";
 import type { RouteModules, ShouldRevalidateArgs } from "../../shared/routing/module";
 import type { RouteState } from "../../shared/routing/route-state";
 import type { RouteMatch } from "../../shared/routing/route-table";
+import { type BrowserRouterState, isStale } from "./core/router-store";
 
 export type { ShouldRevalidateArgs };
 
 /** Why the browser asks for a page's data. */
 export type DataCause = "navigation" | "action" | "revalidate";
+
+/** Why a request for the page's data is made now; `revalidating` when it reloads the page on screen. */
+export function dataCause(state: BrowserRouterState, revalidating: boolean): DataCause {
+  if (isStale(state)) return state.staleBy;
+  return revalidating ? "revalidate" : "navigation";
+}
 
 export interface RevalidationInput {
   current: RouteState;

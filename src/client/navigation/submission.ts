@@ -23,7 +23,7 @@ export async function submit(
   const { url } = target;
   const path = url.pathname + url.search;
   const ticket = core.requests.start(PAGE);
-  const generation = core.freshness.generation;
+  const generation = core.store.state.invalidated;
   const formData = toFormData(body);
   core.store.apply(transition.submit, { path, formData });
   let answer: RouteAnswer;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { DataFreshness } from "#src/client/navigation/data-freshness";
 import { withKeptData } from "#src/client/navigation/kept-data";
 import type { RouteState } from "#src/shared/routing/route-state";
 
@@ -26,32 +25,5 @@ describe("withKeptData", () => {
   it("never keeps data of a route that answered, nor of one that was not on screen", () => {
     const next = state(["root", "other"], { root: "new root" });
     expect(withKeptData(next, current, []).data).toEqual({ root: "new root" });
-  });
-});
-
-describe("DataFreshness", () => {
-  it("is stale from an invalidation until a request started after it is on screen", () => {
-    const freshness = new DataFreshness();
-    const before = freshness.generation;
-    const generation = freshness.invalidate("action");
-    expect(freshness.stale).toBe(true);
-    // A request started before the action answered does not make the page fresh.
-    freshness.committed(before);
-    expect(freshness.stale).toBe(true);
-    freshness.committed(generation);
-    expect(freshness.stale).toBe(false);
-    expect(freshness.freshAsOf).toBe(generation);
-  });
-
-  it("never goes back to an older generation, and names why the data is old", () => {
-    const freshness = new DataFreshness();
-    expect(freshness.causeOf(false)).toBe("navigation");
-    expect(freshness.causeOf(true)).toBe("revalidate");
-    const first = freshness.invalidate("revalidate");
-    const second = freshness.invalidate("action");
-    expect(freshness.causeOf(false)).toBe("action");
-    freshness.committed(second);
-    freshness.committed(first);
-    expect(freshness.freshAsOf).toBe(second);
   });
 });

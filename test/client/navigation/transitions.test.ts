@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type BrowserRouterState, type FetcherRecord, RouterStore } from "#src/client/navigation/core/router-store";
+import { type BrowserRouterState, type FetcherRecord, initialState, RouterStore } from "#src/client/navigation/core/router-store";
 import * as coreTransition from "#src/client/navigation/core/transitions";
 import * as fetcherAnswer from "#src/client/navigation/fetchers/fetcher-answers";
 import { IDLE_FETCHER, IDLE_NAVIGATION, UNBLOCKED } from "#src/shared/navigation/router-state";
@@ -10,23 +10,11 @@ const transition = { ...coreTransition, ...fetcherAnswer };
 
 // The router's named transitions, as pure functions of its state: no browser, no store.
 const location = { pathname: "/", search: "", hash: "", state: null, key: "home" };
-const base: BrowserRouterState = {
-  location,
-  historyAction: "pop",
-  page: HOME,
-  navigation: IDLE_NAVIGATION,
-  fetchers: new Map(),
-  revalidation: "idle",
-  freshAsOf: 0,
-  blocker: UNBLOCKED,
-  viewTransition: null,
-  started: undefined,
-  entryIndex: 0,
-  preventScrollReset: false,
-};
+const base = initialState(HOME, location, 0);
 const ITEM = stateFor("/items/:id", "Item", { id: "1" });
 const itemLocation = { pathname: "/items/1", search: "", hash: "", state: null, key: "item" };
 const held = { pathname: "/items/1", search: "", hash: "", state: null };
+const hold = { location: held, resume: () => {} };
 const withFetchers = (state: BrowserRouterState, entries: [string, FetcherRecord][]) => ({ ...state, fetchers: new Map(entries) });
 const formData = () => {
   const data = new FormData();
@@ -71,7 +59,7 @@ describe("page transitions", () => {
       { location: "/items/1", viewTransition: { from: "/", to: "/items/1" } },
     );
     const moved = { location: itemLocation, historyAction: "push" as const, entryIndex: 1, preventScrollReset: true };
-    const next = transition.settle(loading, { page: ITEM, moved, freshAsOf: 1, inViewTransition: false });
+    const next = transition.settle(loading, { page: ITEM, moved, generation: 1, inViewTransition: false });
     expect(next.page).toBe(ITEM);
     expect(next.location).toBe(itemLocation);
     expect([next.historyAction, next.entryIndex, next.preventScrollReset]).toEqual(["push", 1, true]);
@@ -82,18 +70,23 @@ describe("page transitions", () => {
     expect(next.fetchers.get("done")).toEqual({ state: "idle", data: 1, error: undefined, formData: undefined });
     expect(next.fetchers.get("later")?.state).toBe("loading");
     // Inside a view transition it stays on until the transition has finished.
-    expect(transition.settle(loading, { page: ITEM, moved, freshAsOf: 1, inViewTransition: true }).viewTransition).toEqual({ from: "/", to: "/items/1" });
+    expect(transition.settle(loading, { page: ITEM, moved, generation: 1, inViewTransition: true }).viewTransition).toEqual({ from: "/", to: "/items/1" });
   });
 
   it("settle without moving (a revalidation): the location and a blocked blocker stay", () => {
-    const blocked = transition.block(transition.revalidate(base), held);
-    const next = transition.settle(blocked, { page: ITEM, freshAsOf: 3, inViewTransition: false });
+    const blocked = transition.block(transition.revalidate(base), hold);
+    const next = transition.settle(blocked, { page: ITEM, generation: 3, inViewTransition: false });
     expect(next.location).toBe(location);
     expect(next.entryIndex).toBe(0);
     expect(next.revalidation).toBe("idle");
     expect(next.blocker).toBe(blocked.blocker);
+    expect(next.blocking).toBe(blocked.blocking);
     // No fetcher waited: the map is the same one, so useFetchers() does not re-render.
     expect(next.fetchers).toBe(blocked.fetchers);
+  });
+
+  it("settle: the data on screen never goes back to an older generation (a page whose request started earlier)", () => {
+    expect(transition.settle({ ...base, freshAsOf: 2 }, { page: ITEM, generation: 1, inViewTransition: false }).freshAsOf).toBe(2);
   });
 
   it("fail: no page to show, the router is idle and any view transition off", () => {
@@ -118,25 +111,6 @@ describe("page transitions", () => {
     expect(transition.viewTransitionEnd(state, running).viewTransition).toBeNull();
     expect(transition.viewTransitionEnd(state, { from: "/", to: "/items/1" })).toBe(state);
     expect(transition.viewTransitionEnd(base, null)).toBe(base);
-  });
-});
-
-describe("blocker transitions", () => {
-  it("block, proceed, release: held, let through, free once it ended", () => {
-    const blocked = transition.block(base, held);
-    expect(blocked.blocker).toEqual({ state: "blocked", location: held });
-    const proceeding = transition.proceed(blocked);
-    expect(proceeding.blocker).toEqual({ state: "proceeding", location: held });
-    expect(transition.release(proceeding).blocker).toBe(UNBLOCKED);
-    // Release frees only a navigation let through; proceed needs one held.
-    expect(transition.release(blocked)).toBe(blocked);
-    expect(transition.proceed(base)).toBe(base);
-  });
-
-  it("unblock: a held or proceeding navigation is dropped; unblocked stays the same state", () => {
-    expect(transition.unblock(transition.block(base, held)).blocker).toBe(UNBLOCKED);
-    expect(transition.unblock(transition.proceed(transition.block(base, held))).blocker).toBe(UNBLOCKED);
-    expect(transition.unblock(base)).toBe(base);
   });
 });
 
@@ -191,7 +165,7 @@ describe("the store", () => {
     store.subscribe((next, previous) => seen.push([next, previous]));
     store.apply(transition.unblock);
     expect(seen).toHaveLength(0);
-    store.apply(transition.block, held);
+    store.apply(transition.block, hold);
     expect(store.state.blocker.state).toBe("blocked");
     expect(seen).toEqual([[store.state, base]]);
   });

@@ -7,8 +7,9 @@ import {
   type ViewTransition,
 } from "../../../shared/navigation/router-state";
 import type { RouteState } from "../../../shared/routing/route-state";
+import type { BlockerFunction } from "../../../shared/navigation/router-context";
 import type { NavigationEvent } from "./navigation-events";
-import type { BrowserRouterState as State, FetcherRecord } from "./router-store";
+import { type Blocking, type BrowserRouterState as State, type FetcherRecord, isStale } from "./router-store";
 
 /*
  * Every change of the router's state, by name: each a pure function of the state and what
@@ -37,8 +38,8 @@ export interface Landing {
   page: RouteState;
   /** The new location; absent when the page on screen got new data (a revalidation, its own form's answer). */
   moved?: { location: RouterLocation; historyAction: State["historyAction"]; entryIndex: number; preventScrollReset: boolean };
-  /** The generation of data the page reflects. */
-  freshAsOf: number;
+  /** The generation of data (`invalidated`) when the page's request started: the page reflects at least this many. */
+  generation: number;
   /** Shown inside a view transition: `viewTransition` stays until it has finished (viewTransitionEnd). */
   inViewTransition: boolean;
 }
@@ -48,7 +49,8 @@ export interface Landing {
  * waiting for data this fresh turn idle with it (no optimistic value flickers back), and a
  * blocker that let the navigation through is free again.
  */
-export function settle(state: State, { page, moved, freshAsOf, inViewTransition }: Landing): State {
+export function settle(state: State, { page, moved, generation, inViewTransition }: Landing): State {
+  const freshAsOf = Math.max(state.freshAsOf, generation);
   return {
     ...state,
     ...moved,
@@ -78,25 +80,54 @@ export function viewTransitionEnd(state: State, running: ViewTransition | null):
   return { ...state, viewTransition: null };
 }
 
-/** useBlocker holds the navigation to `location`. */
-export function block(state: State, location: NonNullable<BlockerState["location"]>): State {
-  return { ...state, blocker: { state: "blocked", location } };
+/** The page's data is out of date from now on (an action answered, revalidate() was called): the new `invalidated` is the generation to wait for. */
+export function invalidate(state: State, cause: State["staleBy"]): State {
+  const staleBy = cause === "action" || !isStale(state) ? cause : state.staleBy;
+  return { ...state, invalidated: state.invalidated + 1, staleBy };
 }
 
-/** proceed(): the held navigation goes on. */
+const withBlocking = (state: State, change: Partial<Blocking>): State => ({ ...state, blocking: { ...state.blocking, ...change } });
+
+/** A useBlocker mounts: its function is asked before each navigation (the one mounted last wins). */
+export function registerBlocker(state: State, shouldBlock: BlockerFunction): State {
+  return withBlocking(state, { shouldBlock });
+}
+
+/** That useBlocker unmounts: its function is asked no more, unless a newer one replaced it already. */
+export function unregisterBlocker(state: State, shouldBlock: BlockerFunction): State {
+  return state.blocking.shouldBlock === shouldBlock ? withBlocking(state, { shouldBlock: undefined }) : state;
+}
+
+/** useBlocker holds the navigation to `location`; proceed() runs `resume`. */
+export function block(state: State, { location, resume }: { location: NonNullable<BlockerState["location"]>; resume: () => void }): State {
+  return { ...withBlocking(state, { held: resume }), blocker: { state: "blocked", location } };
+}
+
+/** proceed(): the held navigation goes on (its caller runs it). */
 export function proceed(state: State): State {
   const { location } = state.blocker;
-  return location ? { ...state, blocker: { state: "proceeding", location } } : state;
+  return location ? { ...withBlocking(state, { held: undefined }), blocker: { state: "proceeding", location } } : state;
 }
 
 /** reset(): the held navigation is dropped. */
 export function unblock(state: State): State {
-  return state.blocker.state === "unblocked" ? state : { ...state, blocker: UNBLOCKED };
+  if (state.blocker.state === "unblocked" && state.blocking.held === undefined) return state;
+  return { ...withBlocking(state, { held: undefined }), blocker: UNBLOCKED };
 }
 
 /** A proceeded navigation ended without landing (refused, left, superseded). */
 export function release(state: State): State {
   return state.blocker.state === "proceeding" ? { ...state, blocker: UNBLOCKED } : state;
+}
+
+/** The router moves history itself (a held back/forward put back, or redone by proceed()): the next popstate is its own. */
+export function expectOwnPop(state: State, ownPop: NonNullable<Blocking["ownPop"]>): State {
+  return withBlocking(state, { ownPop });
+}
+
+/** A popstate arrived: the router's own, if it expected one, has come. */
+export function popArrived(state: State): State {
+  return state.blocking.ownPop === undefined ? state : withBlocking(state, { ownPop: undefined });
 }
 
 /** The state with the fetcher `key` changed (an idle one if it had none). */
