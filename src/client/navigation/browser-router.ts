@@ -1,4 +1,4 @@
-import type { FetcherSubmission } from "../../shared/navigation/fetcher-request";
+import type { FetcherSubmission } from "../../shared/navigation/fetcher-submission";
 import type { BlockerFunction, NavigateOptions, Router } from "../../shared/navigation/router-context";
 import type { RouteState } from "../../shared/routing/route-state";
 import { proceed, register, reset } from "./blocking";

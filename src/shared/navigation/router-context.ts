@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
-import type { FetcherSubmission } from "./fetcher-request";
+import type { FetcherSubmission } from "./fetcher-submission";
 import { IDLE_NAVIGATION, type Navigation, type RouterLocation, type RouterState } from "./router-state";
 
 export interface NavigateOptions {

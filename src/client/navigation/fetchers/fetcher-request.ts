@@ -1,4 +1,5 @@
-import type { FetchAnswer, FetcherSubmission } from "../../../shared/navigation/fetcher-request";
+import type { FetcherSubmission } from "../../../shared/navigation/fetcher-submission";
+import type { RouteError } from "../../../shared/routing/module";
 import { navigationTarget } from "../../../shared/navigation/navigation-target";
 import type { ClientRoutes } from "../core/client-routes";
 import type { RouterEnvironment } from "../core/environment";
@@ -18,6 +19,16 @@ export interface FetcherDeps {
   /** Marks the page's data out of date and revalidates it; returns the generation to wait for. */
   invalidate(): number;
 }
+
+/**
+ * What a fetcher's request came to: data (a loader's, or the action's with the data generation
+ * the page must reach, see RouterState.freshAsOf), a redirect the router followed, or "left" when
+ * only the browser itself could do it (another build, another origin) and the page is going.
+ */
+type FetchAnswer =
+  | { kind: "data"; data: unknown; error?: RouteError; revalidation?: number }
+  | { kind: "redirected" }
+  | { kind: "left" };
 
 /** What the fetchers need of the router, passed in by it: its store and requests, and how the page follows an action. */
 export interface FetcherHost extends FetcherDeps {

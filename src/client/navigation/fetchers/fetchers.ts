@@ -1,4 +1,4 @@
-import type { FetcherSubmission } from "../../../shared/navigation/fetcher-request";
+import type { FetcherSubmission } from "../../../shared/navigation/fetcher-submission";
 import { importWithRetry } from "../../recovery/import-with-retry";
 import { leave } from "../core/leave";
 import { fetcherChannel } from "../core/requests";
