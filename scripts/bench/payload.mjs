@@ -76,18 +76,20 @@ export async function payload() {
   const home = routeModules(ROOT, APP_DIR, config).find((module) => module.file === config.routes.find((entry) => entry.index)?.file);
   const homeChunk = manifest.routes[home?.id] ?? { script: undefined, imports: [] };
   const initialUrls = [...new Set([manifest.entry.script, ...manifest.entry.modulePreloads, homeChunk.script, ...homeChunk.imports])].filter(Boolean);
-  // With a DSN the app's code (the entry, or in production a chunk it imports) imports one
-  // Sentry chunk once the page is idle after its load event, or at the first error: error-reporting,
-  // or tracing (which includes error reporting) where tracing is on. Count it and what it imports.
-  const startUrls = (name) => {
+  // With a DSN the app's code (the entry, or in production a chunk it imports) imports a
+  // reporting chunk once the page is idle after its load event, or at the first error:
+  // error-reporting (which imports the SDK's chunk, sentry-client, at the page's first error),
+  // or tracing (the SDK with tracing) where tracing is on. Each is counted with what it imports
+  // that is not already loaded.
+  const startUrls = (name, from, loaded) => {
     const urls = new Set();
     const visit = (out) => {
       const url = urlOf.get(out);
-      if (!url || initialUrls.includes(url) || urls.has(url)) return;
+      if (!url || loaded.includes(url) || urls.has(url)) return;
       urls.add(url);
       for (const i of metafile.outputs[out].imports) if (i.kind === "import-statement") visit(i.path);
     };
-    for (const url of initialUrls) {
+    for (const url of from) {
       for (const i of outputOf.get(url)?.imports ?? []) {
         if (i.kind === "dynamic-import" && stem(i.path) === name) visit(i.path);
       }
@@ -97,15 +99,17 @@ export async function payload() {
 
   // Sizes are read from the measured build; the rebuild only supplies the attribution.
   const initial = await group(initialUrls);
-  const sentryUrls = startUrls("error-reporting");
+  const idleUrls = startUrls("error-reporting", initialUrls, initialUrls);
+  const idleChunk = await group(idleUrls);
+  const sentryUrls = startUrls("sentry-client", idleUrls, [...initialUrls, ...idleUrls]);
   const sentryChunk = await group(sentryUrls);
-  const tracingUrls = startUrls("tracing");
+  const tracingUrls = startUrls("tracing", initialUrls, initialUrls);
   const tracingChunk = await group(tracingUrls);
   // The stylesheets / links: the entry's, the root layout's, the home page's (route-assets.ts).
   const rootId = routeModules(ROOT, APP_DIR, config).find((module) => module.file === config.root)?.id;
   const css = await group([...new Set([...manifest.entry.styles, ...(manifest.routes[rootId]?.styles ?? []), ...(manifest.routes[home?.id]?.styles ?? [])])]);
-  const plus = (chunk) => Object.fromEntries(Object.keys(initial).map((k) => [k, initial[k] + chunk[k]]));
-  const withSentry = plus(sentryChunk);
+  const plus = (...chunks) => Object.fromEntries(Object.keys(initial).map((k) => [k, chunks.reduce((sum, chunk) => sum + chunk[k], initial[k])]));
+  const withSentry = plus(idleChunk);
   const row = (label, s, split = true) => [
     label,
     fmt.kib(s.raw),
@@ -118,28 +122,36 @@ export async function payload() {
     header: ["what", "raw", "gzip", "brotli", "gzip split: React / Sentry / app"],
     rows: [
       row(`initial JS for /: entry, its chunks and the home page's (${initialUrls.length} files)`, initial),
-      row(`Sentry chunk, fetched with a DSN once the page is idle after its load or at the first error (${sentryUrls.length} files)`, sentryChunk),
-      row("JS once the page is idle with Sentry on", withSentry),
+      row(`error-reporting chunk, fetched with a DSN once the page is idle after its load (${idleUrls.length} files)`, idleChunk),
+      row(`Sentry SDK chunk, fetched at the page's first error (${sentryUrls.length} files)`, sentryChunk),
+      row("JS once the page is idle with Sentry on: all that / loads without an error", withSentry),
+      row("JS after the first error with Sentry on", plus(idleChunk, sentryChunk)),
       row(`JS once the page is idle with Sentry and tracing on (tracing chunk instead, ${tracingUrls.length} files)`, plus(tracingChunk)),
       row("CSS", css, false),
     ],
     // The targets: 71 KiB before route code splitting, at most 5 KiB more with it; the
-    // Sentry chunk is fetched on every page of a site with a DSN.
+    // SDK's chunk is fetched on every page of a site with a DSN that raises an error.
     verdicts: [
       target("Payload: initial JS for / <= 80 KiB gzip", initial.gzip <= INITIAL_LIMIT, fmt.kib(initial.gzip)),
-      // With a DSN nothing more is fetched before the load event: the SDK waits for the page to be idle.
+      // With a DSN nothing more is fetched before the load event: reporting waits for the page to be idle.
       target(
         `Payload: initial JS for / with a DSN <= 0.5x Next's (${NEXT_ANCHOR / 1000} KB gzip)`,
         initial.gzip <= NEXT_ANCHOR / 2,
         `${(initial.gzip / 1000).toFixed(1)} KB, ${(initial.gzip / NEXT_ANCHOR).toFixed(2)}x`,
       ),
-      // No chunk found would be a broken measurement, not a pass.
-      target("Payload: Sentry chunk fetched once the page is idle <= 30 KiB gzip", sentryUrls.length > 0 && sentryChunk.gzip <= SENTRY_LIMIT, fmt.kib(sentryChunk.gzip)),
+      // Everything / fetches with a DSN, the chunk fetched once it is idle included (issue 53).
+      // No idle chunk found would be a broken measurement, not a pass.
+      target(
+        `Payload: all JS / loads with a DSN, idle chunk included, <= 0.5x Next's (${NEXT_ANCHOR / 2000} KB gzip)`,
+        idleUrls.length > 0 && withSentry.gzip <= NEXT_ANCHOR / 2,
+        `${(withSentry.gzip / 1000).toFixed(1)} KB, ${(withSentry.gzip / NEXT_ANCHOR).toFixed(2)}x`,
+      ),
+      target("Payload: Sentry SDK chunk fetched at the first error <= 30 KiB gzip", sentryUrls.length > 0 && sentryChunk.gzip <= SENTRY_LIMIT, fmt.kib(sentryChunk.gzip)),
     ],
     notes: [
       "gzip level 9 and brotli quality 11 with node:zlib. The split shares each file's gzip size among React (react, react-dom, scheduler), @sentry/* and the rest by esbuild's bytesInOutput.",
       `The metafile comes from a client rebuild with the production options${identical ? ", each of whose outputs has the same name stem and byte size as one of the measured build's" : "; its outputs did NOT all match the measured build's sizes, so the split is approximate"}. ` +
-        "Only one Sentry chunk is loaded per page: error-reporting, or tracing (its own copy of the SDK plus browser tracing) where SENTRY_TRACES_SAMPLE_RATE > 0.",
+        "Only one copy of the SDK is loaded per page: sentry-client (through error-reporting, at the first error), or tracing (its own copy of the SDK plus browser tracing, once the page is idle) where SENTRY_TRACES_SAMPLE_RATE > 0.",
     ],
   };
 }

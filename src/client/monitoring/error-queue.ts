@@ -1,11 +1,13 @@
 import type { ErrorInfo } from "react";
 import { reportedByServer } from "../../shared/deferred/deferred-markers";
+import { onNavigation } from "../navigation/core/navigation-events";
 
 /**
- * The Sentry SDK is a chunk of its own, loaded once the page is idle after its load or at the
- * first error, whichever comes first, so it weighs on neither the first paint nor hydration.
- * Errors raised before it is ready wait here and are sent once it is: window errors and
- * unhandled rejections, and React's root error hooks, which hydrateRoot needs at once.
+ * The Sentry SDK is a chunk of its own, loaded at the page's first error (or, where tracing is
+ * on, once the page is idle), so it weighs on neither the first paint nor hydration, nor on a
+ * page without errors. Errors raised before it is ready wait here and are sent once it is:
+ * window errors and unhandled rejections, and React's root error hooks, which hydrateRoot
+ * needs at once. Each keeps the route pattern it was raised on, since the SDK may start later.
  */
 export type ErrorSource = "global" | "rejection" | "uncaught" | "caught" | "recoverable";
 
@@ -13,6 +15,8 @@ export interface QueuedError {
   source: ErrorSource;
   error: unknown;
   info?: ErrorInfo;
+  /** The route pattern the page showed when the error was raised. */
+  pattern: string;
 }
 
 type Sink = (queued: QueuedError) => void;
@@ -20,11 +24,15 @@ type Sink = (queued: QueuedError) => void;
 let sink: Sink | null = null;
 const waiting: QueuedError[] = [];
 let onFirstError: (() => void) | undefined;
+const observers = new Set<Sink>();
+let pattern = "";
 
-function push(queued: QueuedError): void {
-  if (process.env.NODE_ENV === "development" && queued.source !== "global") console.error(queued.error);
+function push(raised: Omit<QueuedError, "pattern">): void {
+  if (process.env.NODE_ENV === "development" && raised.source !== "global") console.error(raised.error);
   // A deferred value's failure was reported by the server, which the browser learns by its type or digest.
-  if (reportedByServer(queued.error)) return;
+  if (reportedByServer(raised.error)) return;
+  const queued = { ...raised, pattern };
+  for (const observer of observers) observer(queued);
   if (sink) {
     sink(queued);
     return;
@@ -42,7 +50,9 @@ const onError = (event: ErrorEvent) => {
 const onRejection = (event: PromiseRejectionEvent) => push({ source: "rejection", error: event.reason });
 
 /** Listens for errors until the SDK takes over; `loadSdk` is called at the first one. */
-export function queueEarlyErrors(loadSdk: () => void): void {
+export function queueEarlyErrors(loadSdk: () => void, initialPattern: string): void {
+  pattern = initialPattern;
+  onNavigation({ end: (navigation) => (pattern = navigation.pattern) });
   loadAtNextError(loadSdk);
   window.addEventListener("error", onError);
   window.addEventListener("unhandledrejection", onRejection);
@@ -51,6 +61,15 @@ export function queueEarlyErrors(loadSdk: () => void): void {
 /** The SDK could not be loaded: the errors stay queued, and the next one tries again. */
 export function loadAtNextError(loadSdk: () => void): void {
   onFirstError = loadSdk;
+}
+
+/** The route pattern the page shows now. */
+export const currentPattern = (): string => pattern;
+
+/** Told of every error the page reports, those still queued at once (the release-health session, the SDK's loading). */
+export function observeErrors(next: Sink): void {
+  observers.add(next);
+  for (const queued of waiting) next(queued);
 }
 
 /** Hands over to the SDK: its own global handlers take over from here. */

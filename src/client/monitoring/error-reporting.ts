@@ -1,105 +1,33 @@
-import { applySdkMetadata, type Integration, isPlainObject, setNormalizeStringifier } from "@sentry/core";
-import {
-  BrowserClient,
-  breadcrumbsIntegration,
-  captureException,
-  dedupeIntegration,
-  defaultStackParser,
-  eventFiltersIntegration,
-  functionToStringIntegration,
-  getCurrentScope,
-  globalHandlersIntegration,
-  httpContextIntegration,
-  lastEventId,
-  linkedErrorsIntegration,
-  makeBrowserOfflineTransport,
-  makeFetchTransport,
-  normalizeStringifyValue,
-  reactErrorHandler,
-  setContext,
-} from "@sentry/react";
-import { version } from "react";
-import type { DocumentPayload } from "../../shared/document/payload";
-import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options";
-import { tunnelUrl } from "./tunnel-url";
-import { onNavigation } from "../navigation/core/navigation-events";
-import { drainErrorsTo, type QueuedError } from "./error-queue";
-import { markEventSent, recordCapturedEventId } from "./sent-event-ids";
+import { importWithRetry } from "../recovery/import-with-retry";
+import { observeErrors } from "./error-queue";
+import { envelopesKeptOffline } from "./kept-offline";
+import { startPageSession } from "./page-session";
+import type { ReportingPayload } from "./sentry-client";
 
-export type ReportingPayload = DocumentPayload & { config: { sentryDsn: string } };
-
-const offlineTransport = makeBrowserOfflineTransport(makeFetchTransport);
-// Sent when the page next starts, as well as when the browser comes back online.
-const OFFLINE_OPTIONS: Partial<Parameters<typeof offlineTransport>[0]> = { flushAtStartup: true };
+/** The SDK's chunk is fetched again after each of these while it fails; then at the next error or when the browser is back online. */
+const SDK_RETRY_DELAYS_MS = [500, 2_000, 5_000];
 
 /**
- * Browser error reporting from the runtime config the server injected (a chunk of its own,
- * see error-queue.ts). Envelopes go to the same-origin tunnel, so the browser never
- * contacts a Sentry host. Where tracing is on, tracing.ts loads instead and passes its
- * integration in.
- *
- * A BrowserClient rather than Sentry.init(), which bundles every default integration even
- * with `defaultIntegrations: false` (Sentry's documented tree-shaking setup).
+ * Error reporting where tracing is off: this small chunk, fetched once the page is idle (or at
+ * its first error), keeps the page's release-health session and fetches the Sentry SDK
+ * (sentry-client.ts) only when there is something to send: at the page's first error, or at
+ * once when envelopes an earlier visit kept offline are waiting. Until the SDK runs, errors
+ * wait in error-queue.ts, with their stacks and the route they were raised on.
  */
-export function startErrorReporting({ config, state }: ReportingPayload, tracing: Integration[] = []): void {
-  const options: ConstructorParameters<typeof BrowserClient>[0] = {
-    dsn: config.sentryDsn,
-    tunnel: tunnelUrl(config.sentryDsn, config.tunnelPath),
-    environment: config.environment,
-    release: config.release,
-    ...(config.tracesSampleRate > 0 ? { tracesSampleRate: config.tracesSampleRate } : {}),
-    ...SHARED_REPORTING_OPTIONS,
-    dataCollection: { userInfo: false },
-    // Envelopes that could not be sent (the visitor offline, this server unreachable) wait in
-    // IndexedDB and go when the page next starts or the browser comes back online. HTTP errors
-    // are never queued: the tunnel answers 200 once it holds an envelope (its spool).
-    transport: offlineTransport,
-    transportOptions: OFFLINE_OPTIONS,
-    stackParser: defaultStackParser,
-    // Not browserApiErrorsIntegration: it wraps every timer and event listener so that errors
-    // from cross-origin scripts are not just "Script error."; every script here is same-origin.
-    integrations: [
-      eventFiltersIntegration(),
-      functionToStringIntegration(),
-      breadcrumbsIntegration(),
-      globalHandlersIntegration(),
-      linkedErrorsIntegration(),
-      dedupeIntegration(),
-      httpContextIntegration(),
-      ...tracing,
-    ],
+export function startErrorReporting(payload: ReportingPayload): void {
+  let loading = false;
+  const loadSdk = () => {
+    if (loading) return;
+    loading = true;
+    importWithRetry(() => import("./sentry-client"), SDK_RETRY_DELAYS_MS).then(
+      (sdk) => sdk.startSentryClient(payload),
+      () => {
+        loading = false;
+        window.addEventListener("online", loadSdk, { once: true });
+      },
+    );
   };
-  // What @sentry/react's init() adds: its SDK name, React's version, readable SyntheticEvents.
-  applySdkMetadata(options, "react");
-  setContext("react", { version });
-  setNormalizeStringifier(normalizeValue);
-  const client = new BrowserClient(options);
-  const scope = getCurrentScope();
-  scope.setClient(client);
-  client.init();
-  // An error page shows an event id only once its event is on its way: dedupe may drop it.
-  client.on("beforeSendEvent", (event) => {
-    if (event.event_id) markEventSent(event.event_id);
-  });
-  // Error events are grouped by route pattern, like the pageload, and follow client navigations.
-  scope.setTransactionName(state.pattern);
-  onNavigation({ end: ({ pattern }) => scope.setTransactionName(pattern) });
-  drainErrorsTo(capture);
-}
-
-const normalizeValue = (value: unknown) =>
-  isPlainObject(value) && "nativeEvent" in value && "preventDefault" in value && "stopPropagation" in value
-    ? "[SyntheticEvent]"
-    : normalizeStringifyValue(value);
-
-const reactHandler = reactErrorHandler();
-function capture({ source, error, info }: QueuedError): void {
-  if (info) {
-    reactHandler(error, info);
-    // Captured synchronously just now: the id the error boundary's feedback form carries, once sent.
-    recordCapturedEventId(error, lastEventId());
-    return;
-  }
-  const type = source === "rejection" ? "auto.browser.global_handlers.onunhandledrejection" : "auto.browser.global_handlers.onerror";
-  captureException(error, { mechanism: { type, handled: false } });
+  observeErrors(loadSdk);
+  startPageSession(payload);
+  void envelopesKeptOffline().then((kept) => kept && loadSdk());
 }

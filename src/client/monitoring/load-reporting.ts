@@ -6,9 +6,10 @@ import { loadAtNextError, queueEarlyErrors } from "./error-queue";
 const SDK_RETRY_DELAYS_MS = [500, 2_000, 5_000];
 
 /**
- * Starts error reporting without making the page wait for the SDK: errors are queued from now
- * on, and the SDK's chunk (tracing's where tracing is on) loads at the first error or once the
- * page has loaded and the browser is idle, whichever comes first. Web vitals lose nothing by
+ * Starts error reporting without making the page wait for it: errors are queued from now on,
+ * and the reporting chunk loads at the first error or once the page has loaded and the browser
+ * is idle, whichever comes first: error-reporting.ts, which fetches the SDK itself at the first
+ * error, or tracing.ts (the SDK with tracing) where tracing is on. Web vitals lose nothing by
  * the wait: the SDK reads them from buffered performance entries and the pageload span starts
  * at the navigation's time origin. A chunk that fails to fetch (a deploy removed it) is fetched
  * again a few times with backoff, then at the next error; the errors stay queued meanwhile.
@@ -31,7 +32,7 @@ export function loadErrorReporting(payload: DocumentPayload, sentryDsn: string):
       },
     );
   };
-  queueEarlyErrors(load);
+  queueEarlyErrors(load, payload.state.pattern);
   whenIdleAfterLoad(load);
 }
 

@@ -1,9 +1,11 @@
 import { browserTracingIntegration, getClient, type Span, startBrowserTracingNavigationSpan, updateSpanName } from "@sentry/react";
 import { onNavigation } from "../navigation/core/navigation-events";
-import { type ReportingPayload, startErrorReporting } from "./error-reporting";
+import { startPageSession } from "./page-session";
+import { type ReportingPayload, startSentryClient } from "./sentry-client";
 
 /**
- * Error reporting plus tracing, loaded instead of error-reporting.ts where tracing is on.
+ * Error reporting plus tracing, loaded instead of error-reporting.ts where tracing is on, once
+ * the page is idle (the pageload transaction and web vitals need it on every page).
  * The build gives this chunk its own copy of the SDK (see scripts/build/sentry-sourcemaps.mjs),
  * so none of the tracing code weighs on pages where tracing is off.
  *
@@ -15,7 +17,8 @@ import { type ReportingPayload, startErrorReporting } from "./error-reporting";
  * navigation that ends on the not-found page is dropped by the reporting rules like a pageload.
  */
 export function startErrorReportingWithTracing(payload: ReportingPayload): void {
-  startErrorReporting(payload, [
+  startPageSession(payload);
+  startSentryClient(payload, [
     browserTracingIntegration({
       instrumentNavigation: false,
       beforeStartSpan: (options) => (options.op === "pageload" ? { ...options, name: payload.state.pattern } : options),
