@@ -86,7 +86,15 @@ export function serverOptions({ outDir, buildId, styles = styleOptions({ product
   return {
     absWorkingDir: ROOT,
     // prerender.js: the build's own run of the pages that declare `prerender` (scripts/build.mjs).
-    entryPoints: ["src/server/index.ts", "src/server/instrument.ts", { in: "src/server/prerender-entry.ts", out: "prerender" }],
+    // The reporting rules too, though nothing loads that file: shared by the two modules that
+    // load Sentry, they would otherwise join Sentry's chunk, whose map Node would then read and
+    // line-index (≈ 1 MB) at every start with a DSN; an entry, they get a chunk of their own.
+    entryPoints: [
+      "src/server/index.ts",
+      "src/server/instrument.ts",
+      { in: "src/server/prerender-entry.ts", out: "prerender" },
+      { in: "src/shared/sentry/reporting-rules.ts", out: "chunks/reporting-rules" },
+    ],
     outdir: path.join(outDir, "server"),
     bundle: true,
     // Chunks keep lazily imported modules (Sentry's, loaded only with a DSN) out of start-up.

@@ -6,7 +6,7 @@ import { decode, encode } from "@jridgewell/sourcemap-codec";
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a build script in plain JavaScript, without types
-import { lazyRequire, trimMappings } from "../../scripts/build/server-plugins.mjs";
+import { lazyRequire, trimMappings, usedSourcesOnly } from "../../scripts/build/server-plugins.mjs";
 
 describe("trimMappings (server source maps keep the project's code only)", () => {
   it("drops vendor segments, marking where each vendor run starts, and keeps project segments as they were", () => {
@@ -34,6 +34,21 @@ describe("trimMappings (server source maps keep the project's code only)", () =>
       [[0]],
       [[7, 0, 12, 8]],
     ]);
+  });
+});
+
+describe("usedSourcesOnly (a map lists only the sources its mappings name)", () => {
+  it("drops the sources no segment names and renumbers the segments of the others", () => {
+    const map = {
+      version: 3,
+      sources: ["vendor/a.js", "src/b.ts", "vendor/c.js", "src/d.ts"],
+      names: ["x"],
+      mappings: encode([[[0, 1, 4, 2], [6]], [[0, 3, 9, 0, 0]]]),
+    };
+    const used = usedSourcesOnly(map) as typeof map;
+    expect(used.sources).toEqual(["src/b.ts", "src/d.ts"]);
+    expect(used.names).toEqual(["x"]);
+    expect(decode(used.mappings)).toEqual([[[0, 0, 4, 2], [6]], [[0, 1, 9, 0, 0]]]);
   });
 });
 

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { decode } from "@jridgewell/sourcemap-codec";
 import { describe, expect, it } from "vitest";
 import { loadEnv } from "#src/server/config/env.server";
 import { sentryOptions } from "#src/server/monitoring/sentry-options";
@@ -56,6 +57,18 @@ describe("the server build", () => {
     const zod = [...atStart].flatMap((file) => bundledModules(file)).filter((module) => module.includes("/zod/"));
     expect(zod.filter((module) => /\/zod\/v4\/(classic\/|locales\/(?!en\.js))/.test(module))).toEqual([]);
     expect(zod.some((module) => module.includes("/zod/v4/mini/"))).toBe(true);
+  });
+
+  it("ships Sentry's chunks without a source map, and lists in each map only the sources its mappings name", () => {
+    // Node reads and line-indexes every map of a module as it loads (docs/decisions/0109-start-up-source-maps.md).
+    const sentry = serverFiles().filter((file) => [...bundledPackages(file)].some((name) => name.startsWith("@sentry/")));
+    expect(sentry.length).toBeGreaterThan(0);
+    expect(sentry.filter((file) => existsSync(path.join(SERVER, `${file}.map`)) || read(file).includes("//# sourceMappingURL="))).toEqual([]);
+    for (const file of serverFiles().filter((name) => existsSync(path.join(SERVER, `${name}.map`)))) {
+      const map = JSON.parse(read(`${file}.map`)) as { sources: string[]; mappings: string };
+      const named = new Set(decode(map.mappings).flatMap((line) => line.flatMap((segment) => (segment.length > 1 ? [segment[1]] : []))));
+      expect({ file, unnamed: map.sources.filter((_, index) => !named.has(index)) }).toEqual({ file, unnamed: [] });
+    }
   });
 
   it("bundles one copy of mime-db, parsed as JSON (scripts/build/server-plugins.mjs)", () => {
