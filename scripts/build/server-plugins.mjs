@@ -189,7 +189,7 @@ export function usedSourcesOnly(map) {
   const renumbered = new Map();
   for (const line of lines) for (const segment of line) if (segment.length > 1) renumbered.set(segment[1], 0);
   const used = [...renumbered.keys()].sort((a, b) => a - b);
-  used.forEach((old, index) => renumbered.set(old, index));
+  for (const [index, old] of used.entries()) renumbered.set(old, index);
   const mappings = encode(lines.map((line) => line.map((segment) => (segment.length > 1 ? [segment[0], renumbered.get(segment[1]), ...segment.slice(2)] : segment))));
   const pick = (list) => list && used.map((index) => list[index]);
   return { ...map, sources: pick(map.sources), ...(map.sourcesContent ? { sourcesContent: pick(map.sourcesContent) } : {}), mappings };
