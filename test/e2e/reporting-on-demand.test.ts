@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     await page.close();
   });
 
-  it("fetches the SDK at the first error: the event keeps its stack and route, and the session turns unhandled", async () => {
+  it("fetches the SDK at the first error: the event keeps its stack, route and earlier clicks, and the session turns unhandled", async () => {
     const before = sessions().length;
     const { page, requested } = await open("/diagnostics");
     await stack.ingest.waitFor(() => sessions().length > before, 10_000);
@@ -64,6 +64,10 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     expect(event?.payload.transaction).toBe("/diagnostics/client-error");
     const frames = exceptionOf(event?.payload ?? {}).stacktrace?.frames ?? [];
     expect(frames.some((frame) => String(frame.filename).includes("/assets/"))).toBe(true);
+    // What led to it, from before the SDK ran: the navigation and the click.
+    const breadcrumbs = (event?.payload.breadcrumbs ?? []) as Array<{ category?: string; message?: string; data?: Record<string, unknown> }>;
+    expect(breadcrumbs).toContainEqual(expect.objectContaining({ category: "navigation", data: { from: "/diagnostics", to: "/diagnostics/client-error" } }));
+    expect(breadcrumbs).toContainEqual(expect.objectContaining({ category: "ui.click", message: expect.stringMatching(/button#throw-client-error$/) }));
     const sid = String(started?.sid);
     await stack.ingest.waitFor(() => sessionsOf(sid).length > 1, 10_000);
     expect(sessionsOf(sid).map(({ init, status, errors }) => ({ init, status, errors }))).toEqual([

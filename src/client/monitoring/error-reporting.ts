@@ -1,4 +1,5 @@
 import { importWithRetry } from "../recovery/import-with-retry";
+import { recordEarlyBreadcrumbs } from "./early-breadcrumbs";
 import { observeErrors } from "./error-queue";
 import { envelopesKeptOffline } from "./kept-offline";
 import { startPageSession } from "./page-session";
@@ -12,7 +13,8 @@ const SDK_RETRY_DELAYS_MS = [500, 2_000, 5_000];
  * its first error), keeps the page's release-health session and fetches the Sentry SDK
  * (sentry-client.ts) only when there is something to send: at the page's first error, or at
  * once when envelopes an earlier visit kept offline are waiting. Until the SDK runs, errors
- * wait in error-queue.ts, with their stacks and the route they were raised on.
+ * wait in error-queue.ts, with their stacks and the route they were raised on, and the
+ * visitor's clicks and navigations are kept for the SDK's breadcrumbs (early-breadcrumbs.ts).
  */
 export function startErrorReporting(payload: ReportingPayload): void {
   let loading = false;
@@ -27,6 +29,7 @@ export function startErrorReporting(payload: ReportingPayload): void {
       },
     );
   };
+  recordEarlyBreadcrumbs();
   observeErrors(loadSdk);
   startPageSession(payload);
   void envelopesKeptOffline().then((kept) => kept && loadSdk());

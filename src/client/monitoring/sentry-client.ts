@@ -1,4 +1,4 @@
-import { applySdkMetadata, type Integration, isPlainObject, setNormalizeStringifier } from "@sentry/core";
+import { addBreadcrumb, applySdkMetadata, type Integration, isPlainObject, setNormalizeStringifier } from "@sentry/core";
 import {
   BrowserClient,
   breadcrumbsIntegration,
@@ -24,6 +24,7 @@ import type { DocumentPayload } from "../../shared/document/payload";
 import { SHARED_REPORTING_OPTIONS } from "../../shared/sentry/reporting-options";
 import { tunnelUrl } from "./tunnel-url";
 import { onNavigation } from "../navigation/core/navigation-events";
+import { takeEarlyBreadcrumbs } from "./early-breadcrumbs";
 import { currentPattern, drainErrorsTo, type QueuedError } from "./error-queue";
 import { markEventSent, recordCapturedEventId } from "./sent-event-ids";
 
@@ -78,6 +79,7 @@ export function startSentryClient({ config }: ReportingPayload, tracing: Integra
   const scope = getCurrentScope();
   scope.setClient(client);
   client.init();
+  for (const breadcrumb of takeEarlyBreadcrumbs()) addBreadcrumb(breadcrumb);
   // An error page shows an event id only once its event is on its way: dedupe may drop it.
   client.on("beforeSendEvent", (event) => {
     if (event.event_id) markEventSent(event.event_id);
