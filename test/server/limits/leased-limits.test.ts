@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Limiter, RateDecision } from "#src/server/limits/limiter";
 import { LocalLimiter } from "#src/server/limits/local-limiter";
 import { leaseCap, MAX_LEASE, sharedLimiter } from "#src/server/limits/shared-limiter";
@@ -16,6 +16,10 @@ async function scriptCalls(connection: RedisConnection): Promise<number> {
 describe("the lease a replica takes from a shared limit", () => {
   it("is one point below 100 points a window (exact), then 1 % of the limit, at most MAX_LEASE", () => {
     expect([leaseCap(4), leaseCap(99), leaseCap(200), leaseCap(1_000), leaseCap(100_000_000)]).toEqual([1, 1, 2, 10, MAX_LEASE]);
+  });
+
+  it("grows to 1,024 points for a limit of 102,400 a window or more, so half a lease outlasts a slow round trip", () => {
+    expect([leaseCap(6_400), leaseCap(51_200), leaseCap(102_400), leaseCap(100_000_000)]).toEqual([64, 512, 1_024, 1_024]);
   });
 });
 
@@ -65,6 +69,46 @@ describe.skipIf(!redisAvailable)("a busy key's points leased from Redis a few at
     expect(decisions.every((decision) => decision.ok)).toBe(true);
     // Leases start at one point and double up to the cap: a few round trips per replica, then one per MAX_LEASE uses.
     expect(await scriptCalls(replicas[0] as RedisConnection)).toBeLessThan(1_000 / 10);
+  });
+
+  it("never allows more than a large limit across replicas, and refuses fewer than 2 leases of 1,024 per replica early", async () => {
+    const points = 204_800;
+    const decisions = await spend(limiters("large", points, 60), points + 10_000);
+    const allowed = decisions.filter((decision) => decision.ok).length;
+    expect(allowed).toBeLessThanOrEqual(points);
+    expect(allowed).toBeGreaterThan(points - replicas.length * 2 * 1_024);
+  });
+
+  it("answers a busy key's next 500 uses from its lease while Redis does not answer: none waits for the refill", async () => {
+    const [replica] = limiters("reserve", 1_000_000, 60) as [Limiter];
+    // Leases double from one point: enough uses to reach the largest, then the refill on its way lands.
+    await spend([replica], 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    redis.pause();
+    try {
+      const answers = Array.from({ length: 500 }, () => replica.take("client"));
+      expect(answers.filter((answer) => answer instanceof Promise)).toHaveLength(0);
+      expect(answers.every((answer) => !(answer instanceof Promise) && answer.ok)).toBe(true);
+    } finally {
+      redis.resume();
+    }
+  });
+
+  it("sends the uses of one turn that each need a round trip (a small limit) in one socket write", async () => {
+    const [replica] = limiters("small", 60, 60) as [Limiter];
+    // The script is loaded once first, as on any replica that has served a request.
+    await replica.take("warm");
+    const socket = replicas[0]?.client.stream as unknown as { _write: (...args: unknown[]) => void; _writev: (...args: unknown[]) => void };
+    const writes = vi.spyOn(socket, "_write");
+    const batched = vi.spyOn(socket, "_writev");
+    try {
+      const decisions = await Promise.all(Array.from({ length: 20 }, (_, i) => replica.take(`client-${i}`)));
+      expect(decisions.every((decision) => decision.ok)).toBe(true);
+      expect(writes.mock.calls.length + batched.mock.calls.length).toBe(1);
+    } finally {
+      writes.mockRestore();
+      batched.mockRestore();
+    }
   });
 
   it("spends no leased point after Redis's window for the key ends: the next use is counted in the new window", async () => {
