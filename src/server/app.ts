@@ -1,14 +1,16 @@
 import type Router from "@koa/router";
-import Koa, { type Context } from "koa";
+import type Koa from "koa";
+import type { Context } from "koa";
 import type { LoadedAssets } from "./assets/manifest";
-import { type AssetResult, staticAssets } from "./assets/static-assets";
+import { type AssetResult, STATIC_ASSETS_PREFIX, staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import type { Env } from "./config/env.server";
 import { bodyReader } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
 import { crossSiteGuard } from "./http/csrf";
-import { healthChecks, type Readiness } from "./http/health";
-import { type RequestRecord, requestLog } from "./http/request-log";
+import { FixedAnswersKoa } from "./http/fixed-answers";
+import { fixedHealthAnswers, healthChecks, type Readiness } from "./http/health";
+import { createRequestLog, type RequestRecord } from "./http/request-log";
 import { routeLabelOf } from "./http/route-label";
 import { requestTarget } from "./http/request-target";
 import { securityHeaders } from "./http/security-headers";
@@ -20,7 +22,7 @@ import type { PageCacheResult } from "./page-cache/page-cache";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
 import type { PrerenderHooks } from "./prerender/prerender-hooks";
-import { type PrerenderedBuild, prerenderedAnswers } from "./prerender/prerendered-pages";
+import { fixedPrerenderedAnswers, type PrerenderedBuild, prerenderedAnswers, servedPrerendered } from "./prerender/prerendered-pages";
 import type { ActionGuards } from "./request/guards";
 import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
@@ -85,7 +87,7 @@ export function createApp(deps: AppDependencies): Koa {
   const { env, logger } = deps;
   // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
   // whatever the client claimed.
-  const app = new Koa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
+  const app = new FixedAnswersKoa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
   const services = deps.services ?? createAppServices({ ...deps, prerendering: deps.prerendering !== undefined });
   installSessions(app, services.sessions);
@@ -114,8 +116,11 @@ export function createApp(deps: AppDependencies): Koa {
     report?.captureError(error);
   });
 
-  app.use(requestLog(logger, deps.observeRequest));
+  const log = createRequestLog(logger, deps.observeRequest);
+  app.use(log.middleware);
   app.use(securityHeaders());
+  // The probes, before Koa makes a context; healthChecks answers what they leave (a query).
+  app.answerFirst(fixedHealthAnswers(deps.readiness, log.track));
   app.use(healthChecks(deps.readiness));
   app.use(requestTarget());
   // No allowedMethods(): the tunnel's one route takes every method and answers 405 itself.
@@ -146,6 +151,20 @@ export function createApp(deps: AppDependencies): Koa {
   };
   const { prerendering } = deps;
   const pageConfig = pageRuntimeConfig(deps);
+  const prerendered = deps.prerendered && servedPrerendered(deps.prerendered, pageConfig);
+  // Before Koa too, unless a middleware ahead of the pages could take the page (the development reload stream).
+  if (prerendered && !prerendering && (deps.extraMiddleware ?? []).length === 0) {
+    const { monitoring } = deps;
+    app.answerFirst(
+      fixedPrerenderedAnswers(prerendered, {
+        patternOf: (path) => deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES })?.pattern,
+        takenEarlier: (path) => path.startsWith(STATIC_ASSETS_PREFIX) || (deps.tunnel !== undefined && path.startsWith(env.SENTRY_TUNNEL_PATH)),
+        app,
+        track: log.track,
+        nameRoute: monitoring && ((req, pattern) => monitoring.forRequest(req).nameRoute(req.method as string, pattern)),
+      }),
+    );
+  }
   if (prerendering) {
     app.use(async (ctx, next) => {
       await next();
@@ -162,7 +181,7 @@ export function createApp(deps: AppDependencies): Koa {
       renderTimeoutMs: env.RENDER_TIMEOUT_MS,
       manifest: deps.assets.manifest,
       runtimeConfig: pageConfig,
-      prerendered: deps.prerendered && prerenderedAnswers(deps.prerendered, pageConfig),
+      prerendered: prerendered && prerenderedAnswers(prerendered),
       logError: logRenderError,
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,

@@ -15,6 +15,9 @@ export interface SharedAssets {
   lookup(urlPath: string): Promise<Buffer | undefined>;
 }
 
+/** Where the build's hashed assets are served. */
+export const STATIC_ASSETS_PREFIX = "/assets/";
+
 export interface StaticAssetsOptions {
   prefix?: string;
   /** Consulted for a hashed asset this build lacks; absent without REDIS_URL. */
@@ -27,7 +30,7 @@ export interface StaticAssetsOptions {
  * system: traversal is impossible and source maps (not listed) stay private. Names carry
  * a content hash, hence the year-long immutable caching.
  */
-export function staticAssets(files: Map<string, StaticFile>, { prefix = "/assets/", shared, observe }: StaticAssetsOptions = {}): Middleware {
+export function staticAssets(files: Map<string, StaticFile>, { prefix = STATIC_ASSETS_PREFIX, shared, observe }: StaticAssetsOptions = {}): Middleware {
   // Not async: most requests are no asset and pass straight on, without a promise of our own.
   return (ctx, next) => {
     if (!ctx.path.startsWith(prefix)) return next();

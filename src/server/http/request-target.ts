@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import { refuse } from "./refuse";
 
@@ -44,23 +45,48 @@ function firstValue(value: string): string {
   return (comma < 0 ? value : value.slice(0, comma)).trim();
 }
 
+/** The request's protocol as Koa's `ctx.protocol` reads it: X-Forwarded-Proto's first value only under proxy trust. */
+function protocolOf(req: IncomingMessage, proxy: boolean): string {
+  if ((req.socket as { encrypted?: boolean }).encrypted) return "https";
+  if (!proxy) return "http";
+  const value = req.headers["x-forwarded-proto"];
+  const forwarded = Array.isArray(value) ? value.join(",") : value;
+  return forwarded ? (forwarded.split(",", 1)[0] as string).trim().toLowerCase() : "http";
+}
+
+/** The Host header the origin is read from, by name, and its first value; empty when missing. */
+function hostOf(req: IncomingMessage, proxy: boolean): { header: string; host: string } {
+  const { headers } = req;
+  const forwardedValue = proxy ? headers["x-forwarded-host"] : undefined;
+  const forwardedHost = Array.isArray(forwardedValue) ? forwardedValue.join(",") : forwardedValue;
+  // The header itself, not Koa's `ctx.host`, which drops a user part a Host must not have.
+  return { header: forwardedHost ? "X-Forwarded-Host" : "Host", host: firstValue(forwardedHost || headers.host || "") };
+}
+
 /** Why the request's URL cannot be built, in words safe to answer with; undefined when it can. */
 function problemOf(ctx: Context): string | undefined {
-  const forwarded = ctx.app.proxy;
-  const protocol = ctx.protocol;
+  const proxy = ctx.app.proxy;
+  const protocol = protocolOf(ctx.req, proxy);
   if (protocol !== "http" && protocol !== "https") return "Malformed X-Forwarded-Proto header";
-  const { headers } = ctx.req;
-  const forwardedValue = forwarded ? headers["x-forwarded-host"] : undefined;
-  const forwardedHost = Array.isArray(forwardedValue) ? forwardedValue.join(",") : forwardedValue;
-  const hostHeader = forwardedHost ? "X-Forwarded-Host" : "Host";
-  // The header itself, not Koa's `ctx.host`, which drops a user part a Host must not have.
-  const host = firstValue(forwardedHost || headers.host || "");
-  if (!host) return `Missing ${hostHeader} header`;
+  const { header, host } = hostOf(ctx.req, proxy);
+  if (!host) return `Missing ${header} header`;
   if (!ctx.path.startsWith("/")) return "Malformed request target";
   const origin = cachedOriginOf(protocol, host);
-  if (origin === null) return `Malformed ${hostHeader} header`;
+  if (origin === null) return `Malformed ${header} header`;
   (ctx.state as CheckedState).outpostOrigin = origin;
   return undefined;
+}
+
+/**
+ * Whether `requestTarget` lets a request with this protocol and host through, for an answer
+ * written before Koa (fixed-answers.ts) to a path known to start with "/"; one it would refuse is
+ * left to it.
+ */
+export function hasValidTarget(req: IncomingMessage, proxy: boolean): boolean {
+  const protocol = protocolOf(req, proxy);
+  if (protocol !== "http" && protocol !== "https") return false;
+  const host = req.headers["x-forwarded-host"] === undefined || !proxy ? firstValue(req.headers.host || "") : hostOf(req, proxy).host;
+  return host !== "" && cachedOriginOf(protocol, host) !== null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import type { Context } from "koa";
 import { contentSecurityPolicy } from "../http/content-security-policy";
 import { createNonce, NONCE_LENGTH } from "../http/nonce";
@@ -148,7 +149,7 @@ function templateOf(stored: StoredAnswer): BodyTemplate {
 }
 
 /** The stored body with a nonce nobody else was sent at each of the renderer's nonce offsets. */
-function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffer | string {
+function bodyWithNonce(res: ServerResponse, stored: StoredAnswer, fresh: string): Buffer | string {
   if (stored.body.length <= TEXT_WRITE_MAX) {
     if (stored.kind !== "document") return stored.body;
     let pieces = textPieces.get(stored);
@@ -163,7 +164,7 @@ function bodyWithNonce(ctx: Context, stored: StoredAnswer, fresh: string): Buffe
   const copy = template.free.pop() ?? unpooled(template.bytes);
   for (const slot of template.slots) copy.write(fresh, slot, NONCE_LENGTH, "latin1");
   // By 'finish' the bytes are the kernel's: only then may the copy take another response's nonce.
-  ctx.res.once("finish", () => {
+  res.once("finish", () => {
     if (template.free.length < FREE_COPIES) template.free.push(copy);
   });
   return copy;
@@ -194,5 +195,43 @@ export function writeStored(ctx: Context, stored: StoredAnswer, age: string | un
     res.setHeader("Content-Security-Policy", contentSecurityPolicy(nonce));
   }
   // Koa sends no body for HEAD but keeps the length a GET would have.
-  ctx.body = bodyWithNonce(ctx, stored, nonce);
+  ctx.body = bodyWithNonce(res, stored, nonce);
+}
+
+/**
+ * A stored answer written as writeStored writes it after the security headers, for a GET or HEAD
+ * that is not conditional, without Koa: its header block (the security headers first) is made
+ * once, and a document's CSP is its one per-response value. The length is fixed: a nonce
+ * replaces printable ASCII of its own length (stored-text.ts).
+ */
+export function fixedStoredAnswer(
+  stored: StoredAnswer,
+  cacheStatus: string,
+  securityHeaders: readonly string[],
+): ((res: ServerResponse, head: boolean) => void) | undefined {
+  // Koa would add a Content-Type, or leave out the length: such an answer stays Koa's.
+  if (stored.headers["content-type"] === undefined || stored.headers["transfer-encoding"] !== undefined) return undefined;
+  const document = stored.kind === "document";
+  // Set in writeStored's order, a later name replacing an earlier one in its place, as setHeader does.
+  const block = new Map<string, [string, string]>();
+  const set = (name: string, value: string) => block.set(name.toLowerCase(), [name, value]);
+  for (let i = 0; i < securityHeaders.length; i += 2) set(securityHeaders[i] as string, securityHeaders[i + 1] as string);
+  for (const [name, value] of Object.entries(stored.headers)) set(name, value);
+  set("Cache-Status", cacheStatus);
+  set("ETag", stored.etag);
+  if (document) set("Content-Security-Policy", "");
+  set("Content-Length", String(Buffer.byteLength(stored.body)));
+  const headers = [...block.values()].flat();
+  const cspAt = headers.indexOf("Content-Security-Policy") + 1;
+  return (res, head) => {
+    let nonce = "";
+    if (document) {
+      nonce = createNonce();
+      // writeHead turns the block into header text at once, so one array serves every response.
+      headers[cspAt] = contentSecurityPolicy(nonce);
+    }
+    res.writeHead(stored.status, headers);
+    if (head) res.end();
+    else res.end(bodyWithNonce(res, stored, nonce));
+  };
 }

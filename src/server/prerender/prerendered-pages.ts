@@ -1,11 +1,16 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import type { Context } from "koa";
 import type { RuntimeConfig } from "../../shared/document/payload";
 import { serializeAsScriptValue } from "../../shared/document/serialize";
+import { pagePathOf } from "../../shared/routing/data-request";
+import type { FixedAnswer } from "../http/fixed-answers";
+import { hasValidTarget } from "../http/request-target";
+import { SECURITY_HEADERS } from "../http/security-headers";
 import { pathSpelling } from "../page-cache/cache-plan";
-import { type StoredAnswer, writeStored } from "../page-cache/stored-page";
+import { fixedStoredAnswer, type StoredAnswer, writeStored } from "../page-cache/stored-page";
 import { redirectToCanonical } from "../request/canonical-path";
 import type { ClassifiedRequest } from "../request/core/classify";
 
@@ -65,6 +70,21 @@ function withServerConfig(document: StoredAnswer, built: string, served: string)
 /** What the `Cache-Status` of a prerendered answer says (RFC 9211). */
 const PRERENDERED_STATUS = "outpost; hit; detail=prerendered";
 
+/** A build's pages as this server answers them, by the one spelling of their path the router matches alike. */
+export type ServedPrerendered = Map<string, { path: string; pattern: string; document: StoredAnswer; data: StoredAnswer }>;
+
+/** The build's pages with this server's runtime config in their documents; worked out once at start. */
+export function servedPrerendered(build: PrerenderedBuild, config: RuntimeConfig): ServedPrerendered {
+  const served = serializeAsScriptValue(config);
+  // By the one spelling of every path the router matches alike (slashes, escapes).
+  const byPath: ServedPrerendered = new Map();
+  for (const page of build.pages) {
+    const document = withServerConfig(page.document, build.config, served);
+    if (document) byPath.set(pathSpelling(page.path), { path: page.path, pattern: page.pattern, document, data: page.data });
+  }
+  return byPath;
+}
+
 /**
  * Answers a page read (GET, HEAD, document or data request) of a prerendered URL from the build,
  * without running any loader; true when it did. A page whose document could not take this
@@ -72,14 +92,7 @@ const PRERENDERED_STATUS = "outpost; hit; detail=prerendered";
  * (`/x/`, `//x`, `/x/%61`) is found too: a document request is redirected (308) to the page's own
  * path, a data request answered from the build.
  */
-export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfig): (ctx: Context, request: ClassifiedRequest) => boolean {
-  const served = serializeAsScriptValue(config);
-  // By the one spelling of every path the router matches alike (slashes, escapes).
-  const byPath = new Map<string, { path: string; pattern: string; document: StoredAnswer; data: StoredAnswer }>();
-  for (const page of build.pages) {
-    const document = withServerConfig(page.document, build.config, served);
-    if (document) byPath.set(pathSpelling(page.path), { path: page.path, pattern: page.pattern, document, data: page.data });
-  }
+export function prerenderedAnswers(byPath: ServedPrerendered): (ctx: Context, request: ClassifiedRequest) => boolean {
   return (ctx, request) => {
     // A read the switch let through is a GET or a HEAD (anything else was refused 405).
     if (request.op !== "read" || request.format === "resource") return false;
@@ -89,6 +102,47 @@ export function prerenderedAnswers(build: PrerenderedBuild, config: RuntimeConfi
     if (!page || page.pattern !== request.matched?.pattern) return false;
     if (request.format === "document" && pagePath !== page.path) redirectToCanonical(ctx, page.path);
     else writeStored(ctx, request.format === "document" ? page.document : page.data, undefined, PRERENDERED_STATUS);
+    return true;
+  };
+}
+
+export interface FixedPrerenderedOptions {
+  /** The pattern the router matches the path with (diagnostics on or off), if any. */
+  patternOf: (path: string) => string | undefined;
+  /** Whether a middleware ahead of the pages may answer this path (the tunnel's, the assets'). */
+  takenEarlier: (path: string) => boolean;
+  /** The Koa app, whose proxy trust the Host check requestTarget makes reads on each request. */
+  app: { readonly proxy: boolean };
+  /** The request log's record of an answer written before Koa. */
+  track: (res: ServerResponse, route: string) => void;
+  /** Names the request for error reporting, as the page handler does. */
+  nameRoute?: (req: IncomingMessage, pattern: string) => void;
+}
+
+/**
+ * The documents prerenderedAnswers writes, written before Koa for the usual request: a GET or HEAD
+ * of exactly a page's own path, not conditional, with a Host requestTarget accepts. Every other
+ * request (a query, another spelling, a 304, a data request) goes through Koa as before.
+ */
+export function fixedPrerenderedAnswers(byPath: ServedPrerendered, options: FixedPrerenderedOptions): FixedAnswer {
+  const pages = new Map<string, { pattern: string; write: (res: ServerResponse, head: boolean) => void }>();
+  for (const page of byPath.values()) {
+    if (pagePathOf(page.path) !== null || options.patternOf(page.path) !== page.pattern || options.takenEarlier(page.path)) continue;
+    const write = fixedStoredAnswer(page.document, PRERENDERED_STATUS, SECURITY_HEADERS);
+    if (write) pages.set(page.path, { pattern: page.pattern, write });
+  }
+  const { app, track, nameRoute } = options;
+  return (req, res) => {
+    const { method } = req;
+    if (method !== "GET" && method !== "HEAD") return false;
+    const page = pages.get(req.url as string);
+    if (page === undefined) return false;
+    const { headers } = req;
+    if (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined) return false;
+    if (!hasValidTarget(req, app.proxy)) return false;
+    track(res, page.pattern);
+    nameRoute?.(req, page.pattern);
+    page.write(res, method === "HEAD");
     return true;
   };
 }
