@@ -1,6 +1,6 @@
 // Figure 8: render once, serve many. The realistic page (a loader's 1,000 rows) kept by the page
 // cache beside the same page rendered for each request, and beside bare node:http sending the
-// same bytes; a prerendered / beside bare node:http sending its bytes. Every target is paired
+// same bytes; a prerendered / and the /healthz probe beside bare node:http sending their bytes. Every target is paired
 // (lib/paired.mjs). The pages live in a bench-only app (cache-app/) that re-exports the
 // realistic app's modules, built into its own directory as the realistic group's is.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +17,7 @@ const OUT_REL_APP = `${OUT_REL}/cache`;
 const RENDERED = "/products";
 const CACHED = "/products-cached";
 const PRERENDERED = "/";
+const PROBE = "/healthz";
 // The uncached page's figure is taken as the realistic group's table takes it, to sit beside it.
 const PLAIN_CONNECTIONS = 10;
 
@@ -31,13 +32,15 @@ export async function cache({ connections, rounds, warmupSec, durationSec, paire
   try {
     // The first request renders and keeps the page; the second is a hit, the bytes every hit sends.
     await (await get(cached, CACHED)).arrayBuffer();
-    const bodies = { cached: await get(cached, CACHED), prerendered: await get(rendered, PRERENDERED), rendered: await get(rendered, RENDERED) };
+    const bodies = { cached: await get(cached, CACHED), prerendered: await get(rendered, PRERENDERED), rendered: await get(rendered, RENDERED), probe: await get(rendered, PROBE) };
+    const probeHeaders = { type: bodies.probe.headers.get("content-type"), cacheControl: bodies.probe.headers.get("cache-control") };
     // Only an answer from the cache carries Age: without it the pair would measure two renders.
     if (!bodies.cached.headers.has("age")) throw new Error(`${CACHED} was not answered from the page cache (no Age header)`);
     for (const [name, response] of Object.entries(bodies)) bodies[name] = Buffer.from(await response.arrayBuffer());
-    const files = { [CACHED]: path.join(pagesDir, "cached.html"), [PRERENDERED]: path.join(pagesDir, "prerendered.html") };
+    const files = { [CACHED]: path.join(pagesDir, "cached.html"), [PRERENDERED]: path.join(pagesDir, "prerendered.html"), [PROBE]: { file: path.join(pagesDir, "probe.json"), ...probeHeaders } };
     writeFileSync(files[CACHED], bodies.cached);
     writeFileSync(files[PRERENDERED], bodies.prerendered);
+    writeFileSync(files[PROBE].file, bodies.probe);
     floor = await startHelper("floor-static.mjs", { BENCH_PAGES: JSON.stringify(files) });
     console.log(`pages: ${RENDERED} ${bodies.rendered.length} B rendered, ${CACHED} ${bodies.cached.length} B kept, ${PRERENDERED} ${bodies.prerendered.length} B prerendered`);
 
@@ -54,15 +57,18 @@ export async function cache({ connections, rounds, warmupSec, durationSec, paire
     const hitPair = await pagePair([rendered, RENDERED], [cached, CACHED], options);
     const cachedFloorPair = await pagePair([floor, CACHED], [cached, CACHED], options);
     const prerenderedFloorPair = await pagePair([floor, PRERENDERED], [rendered, PRERENDERED], options);
+    const probeFloorPair = await pagePair([floor, PROBE], [rendered, PROBE], options);
     const verdicts = [
       target(`Page cache: the realistic page (1,000 rows) kept, ${connections} connections >= 20 × the same page rendered`, hitPair.speed >= 20, judged(hitPair)),
       target(`Page cache: the kept realistic page, ${connections} connections >= 0.50 × bare node:http sending its bytes`, cachedFloorPair.speed >= 0.5, judged(cachedFloorPair)),
       target(`Prerendered /, ${connections} connections >= 0.50 × bare node:http sending its bytes`, prerenderedFloorPair.speed >= 0.5, judged(prerenderedFloorPair)),
+      target(`${PROBE}, ${connections} connections >= 0.60 × bare node:http sending its bytes`, probeFloorPair.speed >= 0.6, judged(probeFloorPair)),
     ];
     const rows = [
       pairRow(`${RENDERED} rendered`, `${CACHED} kept`, hitPair),
       pairRow(`floor: ${CACHED}'s bytes`, `${CACHED} kept`, cachedFloorPair),
       pairRow(`floor: ${PRERENDERED}'s bytes`, `${PRERENDERED} prerendered`, prerenderedFloorPair),
+      pairRow(`floor: ${PROBE}'s bytes`, `${PROBE} probe`, probeFloorPair),
     ];
     return {
       title: "8. Render once, serve many: the page cache and prerendering",
@@ -70,9 +76,9 @@ export async function cache({ connections, rounds, warmupSec, durationSec, paire
       rows,
       verdicts,
       notes: [
-        `The pages: a bench-only app (${APP_DIR}, re-exporting the realistic app's layout and pages) built with OUTPOST_APP_DIR into ${OUT_REL_APP}/: ${RENDERED} renders the 1,000 rows for each request (${bodies.rendered.length} B); ${CACHED}, the same page and loader with \`cache = { maxAge: 3600 }\`, is kept by the page cache in process (${bodies.cached.length} B; one request fills it before the runs); ${PRERENDERED} (the small home page, ${bodies.prerendered.length} B) declares \`prerender = true\` and is served from the build's prerendered/. Servers: two of that build, Sentry off.`,
-        "Floor: floor-static.mjs, bare node:http sending each page's bytes as one of our answers had them (a fixed buffer, Content-Type, Cache-Control and Content-Length only); ours also makes a fresh nonce, the CSP and security headers, and an ETag.",
-        `Each pair: a and b pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (lib/paired.mjs, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections after a 2 s warm-up); the table gives the medians. The targets are judged by CPU per request (a's ÷ b's, the median of the rounds), which is what the paired req/s ratio shows only while the shared core is the limit: a cached page or a prerendered one costs so little that the two load generators on CPU 1 are the limit instead (CPU 0 well under 100 % used), and the req/s ratio then shows how fairly they share CPU 1, not what the servers cost. Per round: ${[hitPair, cachedFloorPair, prerenderedFloorPair].map(pairFigures).join("; ")}.`,
+        `The pages: a bench-only app (${APP_DIR}, re-exporting the realistic app's layout and pages) built with OUTPOST_APP_DIR into ${OUT_REL_APP}/: ${RENDERED} renders the 1,000 rows for each request (${bodies.rendered.length} B); ${CACHED}, the same page and loader with \`cache = { maxAge: 3600 }\`, is kept by the page cache in process (${bodies.cached.length} B; one request fills it before the runs); ${PRERENDERED} (the small home page, ${bodies.prerendered.length} B) declares \`prerender = true\` and is served from the build's prerendered/; ${PROBE} (${bodies.probe.length} B) is the liveness probe. Servers: two of that build, Sentry off.`,
+        "Floor: floor-static.mjs, bare node:http sending each page's bytes as one of our answers had them (a fixed buffer, Content-Type, Cache-Control and Content-Length only); ours also makes a fresh nonce, the CSP and security headers, and an ETag (the probe: the security headers), and logs and measures every request.",
+        `Each pair: a and b pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (lib/paired.mjs, ${paired.rounds} rounds of ${paired.seconds} s at ${connections} connections after a 2 s warm-up); the table gives the medians. The targets are judged by CPU per request (a's ÷ b's, the median of the rounds), which is what the paired req/s ratio shows only while the shared core is the limit: a cached page or a prerendered one costs so little that the two load generators on CPU 1 are the limit instead (CPU 0 well under 100 % used), and the req/s ratio then shows how fairly they share CPU 1, not what the servers cost. Per round: ${[hitPair, cachedFloorPair, prerenderedFloorPair, probeFloorPair].map(pairFigures).join("; ")}.`,
         `The uncached page beside today's figure: ${uncachedLine}.`,
       ],
     };
