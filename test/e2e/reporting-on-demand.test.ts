@@ -98,4 +98,23 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > sent, 10_000);
     await next.close();
   });
+
+  it("keeps errors the SDK could not be fetched for when the page is left, and sends them with their stacks from the next page", async () => {
+    const { page } = await open("/diagnostics/client-error");
+    await page.route(SDK_CHUNK, (route) => route.abort());
+    const sdkFailed = page.waitForEvent("requestfailed", (request) => SDK_CHUNK.test(request.url()));
+    await page.evaluate(() => setTimeout(() => { throw new Error("error raised before leaving"); }));
+    await sdkFailed;
+    // Left while the SDK is still out of reach.
+    await page.goto("about:blank");
+    await page.unroute(SDK_CHUNK);
+    expect(eventsWithMessage(stack.ingest, "error raised before leaving")).toHaveLength(0);
+
+    await page.goto(`${stack.server.url}/`);
+    await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "error raised before leaving").length > 0, 10_000);
+    const [event] = eventsWithMessage(stack.ingest, "error raised before leaving");
+    expect(event?.payload.transaction).toBe("/diagnostics/client-error");
+    expect(exceptionOf(event?.payload ?? {}).stacktrace?.frames?.length).toBeGreaterThan(0);
+    await page.close();
+  });
 });

@@ -72,6 +72,12 @@ export function observeErrors(next: Sink): void {
   for (const queued of waiting) next(queued);
 }
 
+/** Queues an error raised on an earlier page (unsent-errors.ts): no observer is told, it was this page's. */
+export function queueEarlierError(queued: QueuedError): void {
+  if (sink) sink(queued);
+  else waiting.push(queued);
+}
+
 /** Hands over to the SDK: its own global handlers take over from here. */
 export function drainErrorsTo(next: Sink): void {
   window.removeEventListener("error", onError);
