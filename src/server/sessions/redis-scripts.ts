@@ -14,47 +14,61 @@ end
 export const MARKER = "_";
 
 /**
- * Reads a session: {0} none; {-1, size} over the cap, {-2} not a hash (both dropped, so each is
- * noticed once); else {1, fields, lease}. The flashed fields (prefix ARGV[2]) are taken at once,
- * so two concurrent readers never both get one, but under a lease: each moves to a taken field
- * (prefix ARGV[3]) holding "[<deadline ms>,<value>]", which the reader's write ends. A lease past
- * its deadline (ARGV[4] ms after the read: a read whose answer never arrived, a page that failed
- * before its write) is put back as a flash first, so no flash is lost to a reader that never
- * showed it.
+ * Reads sessions, one per key (the reads of one event-loop turn: see batched-reads.ts), each
+ * alone as if by a script of its own: {0} none; {-1, size} over the cap, {-2} not a hash (both
+ * dropped, so each is noticed once); {-3, error} Redis refused this key's read (out of memory
+ * taking its flashes: the other keys' reads stand); else {1, fields, lease}. The flashed fields
+ * (prefix ARGV[2]) are taken at once, so two concurrent readers never both get one, but under a
+ * lease: each moves to a taken field (prefix ARGV[3]) holding "[<deadline ms>,<value>]", which
+ * the reader's write ends. A lease past its deadline (ARGV[4] ms after the read: a read whose
+ * answer never arrived, a page that failed before its write) is put back as a flash first, so no
+ * flash is lost to a reader that never showed it.
  */
 const READ = `${SIZE_OF}
-local key, cap, flash, taken, leaseMs = KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
-local kind = redis.call('TYPE', key).ok
-if kind == 'none' then return {0} end
-if kind ~= 'hash' then redis.call('DEL', key) return {-2} end
-if redis.call('HLEN', key) > cap then redis.call('DEL', key) return {-1, cap + 1} end
-local fields = redis.call('HGETALL', key)
-local size = sizeOf(fields)
-if size > cap then redis.call('DEL', key) return {-1, size} end
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local lapsed = false
-for i = 1, #fields, 2 do
-  local name, held = fields[i], fields[i + 1]
-  if string.sub(name, 1, #taken) == taken then
-    local deadline, value = string.match(held, '^%[(%d+),(.*)%]$')
-    if not deadline or tonumber(deadline) <= now then
-      if deadline then redis.call('HSETNX', key, flash .. string.sub(name, #taken + 1), value) end
-      redis.call('HDEL', key, name)
-      lapsed = true
+local cap, flash, taken, leaseMs = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
+local function readOne(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind == 'none' then return {0} end
+  if kind ~= 'hash' then redis.call('DEL', key) return {-2} end
+  if redis.call('HLEN', key) > cap then redis.call('DEL', key) return {-1, cap + 1} end
+  local fields = redis.call('HGETALL', key)
+  local size = sizeOf(fields)
+  if size > cap then redis.call('DEL', key) return {-1, size} end
+  local time = redis.call('TIME')
+  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local lapsed = false
+  for i = 1, #fields, 2 do
+    local name, held = fields[i], fields[i + 1]
+    if string.sub(name, 1, #taken) == taken then
+      local deadline, value = string.match(held, '^%[(%d+),(.*)%]$')
+      if not deadline or tonumber(deadline) <= now then
+        if deadline then redis.call('HSETNX', key, flash .. string.sub(name, #taken + 1), value) end
+        redis.call('HDEL', key, name)
+        lapsed = true
+      end
     end
   end
-end
-if lapsed then fields = redis.call('HGETALL', key) end
-local lease = string.format('%.0f', now + leaseMs)
-for i = 1, #fields, 2 do
-  local name = fields[i]
-  if string.sub(name, 1, #flash) == flash then
-    redis.call('HSET', key, taken .. string.sub(name, #flash + 1), '[' .. lease .. ',' .. fields[i + 1] .. ']')
-    redis.call('HDEL', key, name)
+  if lapsed then fields = redis.call('HGETALL', key) end
+  local lease = string.format('%.0f', now + leaseMs)
+  for i = 1, #fields, 2 do
+    local name = fields[i]
+    if string.sub(name, 1, #flash) == flash then
+      redis.call('HSET', key, taken .. string.sub(name, #flash + 1), '[' .. lease .. ',' .. fields[i + 1] .. ']')
+      redis.call('HDEL', key, name)
+    end
   end
+  return {1, fields, lease}
 end
-return {1, fields, lease}
+local replies = {}
+for i, key in ipairs(KEYS) do
+  local ok, reply = pcall(readOne, key)
+  if not ok then
+    if type(reply) == 'table' then reply = reply.err end
+    reply = {-3, tostring(reply)}
+  end
+  replies[i] = reply
+end
+return replies
 `;
 
 /**
@@ -109,22 +123,24 @@ return {1}
 
 export type WriteMode = "create" | "update" | "rename" | "replace";
 export type WriteOp = readonly ["s" | "d" | "n" | "i" | "x", string, string];
-export type ReadReply = [0] | [-1, number] | [-2] | [1, string[], string];
+export type ReadReply = [0] | [-1, number] | [-2] | [-3, string] | [1, string[], string];
 export type WriteReply = [1] | [0] | [-1, number];
 
 interface SessionScripts {
-  outpostSessionRead(key: string, cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number): Promise<ReadReply>;
+  outpostSessionRead(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<ReadReply[]>;
   outpostSessionWrite(key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ...ops: string[]): Promise<WriteReply>;
 }
 
 /** The session store's two scripts on the shared connection (ioredis sends each by its hash, the script itself once). */
 export function sessionScripts(client: Redis) {
-  client.defineCommand("outpostSessionRead", { numberOfKeys: 1, lua: READ });
+  // Its number of keys is the batch's, given with each call.
+  client.defineCommand("outpostSessionRead", { lua: READ });
   client.defineCommand("outpostSessionWrite", { numberOfKeys: 2, lua: WRITE });
   const scripts = client as unknown as SessionScripts;
   return {
-    read: (key: string, cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number) =>
-      scripts.outpostSessionRead(key, cap, flashPrefix, takenPrefix, leaseMs),
+    /** One reply per key, in their order. */
+    read: (keys: readonly string[], cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number) =>
+      scripts.outpostSessionRead(keys.length, ...keys, cap, flashPrefix, takenPrefix, leaseMs),
     write: (key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ops: readonly WriteOp[]) =>
       scripts.outpostSessionWrite(key, from, mode, ttlMs, cap, ...ops.flat()),
   };

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Context } from "koa";
 import type { Logger } from "../logging/logger";
 import type { RedisConnection } from "../redis/redis-connection";
+import { batchedReads } from "./batched-reads";
 import { MARKER, type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
 import { FLASH_KEY, type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
@@ -117,6 +118,7 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
   };
   const unreadable = (reason: string) => logger?.warn({ reason }, "session in Redis unreadable: read as an empty session and deleted");
 
+  const readSession = batchedReads<LoadedSession>((keys) => scripts.read(keys, MAX_SESSION_BYTES, FLASHED, TAKEN, FLASH_LEASE_MS));
   const loaded = (reply: ReadReply, key: string, signed: { id: string; rotated: boolean }): LoadedSession => {
     if (reply[0] === -1) unreadable(`over the ${MAX_SESSION_BYTES} bytes a session may hold`);
     if (reply[0] === -2) unreadable("not a hash of session fields");
@@ -155,9 +157,11 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
       const signed = signedId(ctx);
       if (!signed) return { values: emptyValues() };
       const key = KEY_PREFIX + signed.id;
-      coalesceWrites();
       // An id whose values are gone (ended, expired) is never used again: a write starts a new one.
-      return scripts.read(key, MAX_SESSION_BYTES, FLASHED, TAKEN, FLASH_LEASE_MS).then((reply) => loaded(reply, key, signed));
+      const read = readSession(key, (reply) => loaded(reply, key, signed));
+      // Corked after the batch was due, so the batch leaves in the turn's one write.
+      coalesceWrites();
+      return read;
     },
     emptied: (ctx, read) => ({ values: emptyValues(), id: read ? read.id : signedId(ctx)?.id }),
     async write(ctx, session, changes) {
