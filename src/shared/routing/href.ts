@@ -1,4 +1,4 @@
-import { parsePattern, splitPath } from "./match";
+import { parsePattern, type Segment, splitPath } from "./match";
 import type { PagePattern, RouteSearch } from "./register";
 import type { Flatten, OptionalParamNames, ParamNames, RequiredParamNames } from "./route-patterns";
 import type { SearchOf } from "./search-schema";
@@ -43,8 +43,10 @@ export type HrefArgs<Pattern extends string> = [ParamNames<Pattern>] extends [ne
  */
 // `string & {}` keeps the table's patterns offered as completions while any string is inferred.
 export function href<const Pattern extends PagePattern | (string & {})>(pattern: HrefPattern<Pattern>, ...[params, options]: HrefArgs<Pattern>): string {
+  const parsed = parsedPattern(pattern);
+  if (typeof parsed === "string") return `${parsed}${queryOf(options?.search)}`;
   const values = (params ?? {}) as Readonly<Record<string, string | number | undefined>>;
-  const path = parsePattern(pattern).map((segment) => {
+  const path = parsed.map((segment) => {
     if (segment.kind === "static") return segment.value;
     const value = values[segment.kind === "rest" ? "*" : segment.name];
     if (segment.kind === "rest") return value === undefined ? "" : splitPath(String(value)).map(encodeURIComponent).join("/");
@@ -56,6 +58,20 @@ export function href<const Pattern extends PagePattern | (string & {})>(pattern:
     return encodeURIComponent(String(value));
   });
   return `/${path.filter((part) => part !== "").join("/")}${queryOf(options?.search)}`;
+}
+
+/** A pattern's segments, or its path when it has no params; a layout's links ask for the same few on every render. */
+const parsedPatterns = new Map<string, string | readonly Segment[]>();
+// Patterns come from code, so a handful; the bound only keeps made-up ones from growing memory.
+const MAX_PARSED_PATTERNS = 1_000;
+
+function parsedPattern(pattern: string): string | readonly Segment[] {
+  let parsed = parsedPatterns.get(pattern);
+  if (parsed !== undefined) return parsed;
+  const segments = parsePattern(pattern);
+  parsed = segments.every((segment) => segment.kind === "static") ? `/${segments.map((segment) => segment.value).join("/")}` : segments;
+  if (parsedPatterns.size < MAX_PARSED_PATTERNS) parsedPatterns.set(pattern, parsed);
+  return parsed;
 }
 
 function queryOf(search: object | undefined): string {

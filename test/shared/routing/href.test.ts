@@ -34,4 +34,14 @@ describe("href()", () => {
     expect(href("/type-tests/notes/:id", { id: 7 }, { search: { tab: "comments", tag: ["a", "b"] } })).toBe("/type-tests/notes/7?tab=comments&tag=a&tag=b");
     expect(href("/type-tests/notes/new", {}, { search: {} })).toBe("/type-tests/notes/new");
   });
+
+  it("answers a pattern asked again by the values of each call; a bad pattern throws every time", () => {
+    expect(href("/type-tests/notes/:id", { id: 1 })).toBe("/type-tests/notes/1");
+    expect(href("/type-tests/notes/:id", { id: 2 })).toBe("/type-tests/notes/2");
+    expect(() => href("/type-tests/notes/:id")).toThrow(/needs a value for :id/);
+    expect(href("//type-tests//notes/")).toBe("/type-tests/notes");
+    expect(href("//type-tests//notes/", {}, { search: { page: 3 } })).toBe("/type-tests/notes?page=3");
+    expect(href("//type-tests//notes/")).toBe("/type-tests/notes");
+    for (let i = 0; i < 2; i++) expect(() => href("/type-tests/*/x", { "*": "a" })).toThrow(/must be the last segment/);
+  });
 });
