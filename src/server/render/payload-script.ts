@@ -16,7 +16,13 @@ export function payloadScript(
   const buildIdJson = serializeAsScriptValue(tail.buildId);
   const configJson = serializeAsScriptValue(tail.config);
   return (state, traceMeta, stream) =>
-    `window.${PAYLOAD_GLOBAL}={"state":${serializeAsScriptValue(state)},"buildId":${buildIdJson},"traceMeta":${serializeAsScriptValue(traceMeta)},"config":${configJson}${
+    `window.${PAYLOAD_GLOBAL}={"state":${serializeAsScriptValue(state)},"buildId":${buildIdJson},"traceMeta":${isEmpty(traceMeta) ? "{}" : serializeAsScriptValue(traceMeta)},"config":${configJson}${
       stream === undefined ? "" : `,"stream":${serializeAsScriptValue(stream)}`
     }}`;
+}
+
+/** No trace to continue (tracing off, a cached page): written as JSON writes an empty object, without serializing it. */
+function isEmpty(record: Record<string, string>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return false;
+  return true;
 }

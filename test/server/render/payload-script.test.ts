@@ -28,3 +28,11 @@ it("is byte for byte the whole payload serialized, with its fields in order", ()
   const payload: DocumentPayload = { state, buildId: "b1", traceMeta, config };
   expect(payloadScript("b1", config)(state, traceMeta)).toBe(`window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`);
 });
+
+it("writes an empty trace (tracing off, a cached page) as serializing it would, and a trace with keys in full", () => {
+  const state: RouteState = { pattern: "/", matches: [], data: {}, styles: [] };
+  const script = payloadScript("b1", config);
+  expect(script(state, {})).toBe(`window.${PAYLOAD_GLOBAL}=${serializeForScript({ state, buildId: "b1", traceMeta: {}, config })}`);
+  const traceMeta = { baggage: "a=<b>" };
+  expect(script(state, traceMeta)).toBe(`window.${PAYLOAD_GLOBAL}=${serializeForScript({ state, buildId: "b1", traceMeta, config })}`);
+});
