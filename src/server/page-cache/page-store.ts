@@ -45,6 +45,8 @@ export function entryBytes(entry: CacheEntry, key = ""): number {
 
 /** The in-process store, with the bytes it counts as kept (never above its budget). */
 export interface LocalPageStore extends PageStore {
+  /** get() at once, without a promise: memory needs no wait. */
+  peek(key: string): CacheEntry | undefined;
   readonly keptBytes: number;
   readonly keys: number;
 }
@@ -66,6 +68,14 @@ export function localPageStore(maxBytes: number): LocalPageStore {
     ttlAutopurge: false,
     dispose: (entry, key) => unindex(key, entry),
   });
+  const peek = (key: string) => {
+    const entry = entries.get(key);
+    if (entry && entry.staleUntil <= Date.now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
   return {
     get keptBytes() {
       return entries.calculatedSize;
@@ -73,14 +83,8 @@ export function localPageStore(maxBytes: number): LocalPageStore {
     get keys() {
       return entries.size;
     },
-    get: async (key) => {
-      const entry = entries.get(key);
-      if (entry && entry.staleUntil <= Date.now()) {
-        entries.delete(key);
-        return undefined;
-      }
-      return entry;
-    },
+    peek,
+    get: async (key) => peek(key),
     set: async (key, entry) => {
       entries.set(key, entry);
       // Too large for the whole budget: not kept, and not indexed.
