@@ -86,6 +86,17 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     const sendFailed = page.waitForEvent("requestfailed", (request) => request.url().includes("/monitoring"));
     await page.click("#throw-client-error");
     await sendFailed;
+    // The SDK writes what it could not send to its IndexedDB queue after the failure: wait for it.
+    await page.waitForFunction(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const request = indexedDB.open("sentry-offline");
+          request.onsuccess = () => {
+            const count = request.result.transaction("queue").objectStore("queue").count();
+            count.onsuccess = () => resolve(count.result > 0);
+          };
+        }),
+    );
     await page.close();
     await stack.browser.setOffline(false);
     const sent = eventsWithMessage(stack.ingest, "diagnostic client error").length;
@@ -97,7 +108,8 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     await sdkLoaded;
     await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "diagnostic client error").length > sent, 10_000);
     await next.close();
-  });
+    // Longer than the default: the SDK sends what was kept 5 s after it starts (its offline transport).
+  }, 30_000);
 
   it("keeps errors the SDK could not be fetched for when the page is left, and sends them with their stacks from the next page", async () => {
     const { page } = await open("/diagnostics/client-error");
@@ -115,6 +127,21 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     const [event] = eventsWithMessage(stack.ingest, "error raised before leaving");
     expect(event?.payload.transaction).toBe("/diagnostics/client-error");
     expect(exceptionOf(event?.payload ?? {}).stacktrace?.frames?.length).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)("the page's session with tracing on", () => {
+  const stack = reportingStack({ SENTRY_TRACES_SAMPLE_RATE: "1" });
+
+  it("is sent by the tracing chunk, fetched once the page is idle", async () => {
+    const page = await stack.browser.newPage();
+    const tracingLoaded = page.waitForResponse(/\/assets\/chunks\/tracing-[A-Z0-9]+\.js$/);
+    await page.goto(`${stack.server.url}/`);
+    await tracingLoaded;
+    await stack.ingest.waitFor(() => receivedItems(stack.ingest, "session").length > 0, 10_000);
+    const [session] = receivedItems(stack.ingest, "session").map((item) => item.payload as unknown as Session);
+    expect(session).toMatchObject({ init: true, status: "ok", errors: 0, attrs: { environment: "production" } });
     await page.close();
   });
 });
