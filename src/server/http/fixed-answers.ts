@@ -13,7 +13,7 @@ const DONE = Promise.resolve();
  * Koa with answers tried before it makes a context: a cheap answer then costs its header block
  * and one write, not Koa's context, its middleware chain and its promises. Each answer takes only
  * requests its Koa twin answers the same way and leaves every other to Koa
- * (docs/decisions/0105-fixed-answers-before-koa.md).
+ * (docs/decisions/0111-fixed-answers-before-koa.md).
  */
 export class FixedAnswersKoa extends Koa {
   #answers: FixedAnswer[] = [];
