@@ -134,14 +134,19 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
 describe.skipIf(!hasChromium)("the page's session with tracing on", () => {
   const stack = reportingStack({ SENTRY_TRACES_SAMPLE_RATE: "1" });
 
-  it("is sent by the tracing chunk, fetched once the page is idle", async () => {
+  it("is sent by the tracing chunk, fetched once the page is idle, and turns unhandled at an error the SDK reports", async () => {
     const page = await stack.browser.newPage();
     const tracingLoaded = page.waitForResponse(/\/assets\/chunks\/tracing-[A-Z0-9]+\.js$/);
     await page.goto(`${stack.server.url}/`);
     await tracingLoaded;
     await stack.ingest.waitFor(() => receivedItems(stack.ingest, "session").length > 0, 10_000);
-    const [session] = receivedItems(stack.ingest, "session").map((item) => item.payload as unknown as Session);
+    const sessions = () => receivedItems(stack.ingest, "session").map((item) => item.payload as unknown as Session);
+    const [session] = sessions();
     expect(session).toMatchObject({ init: true, status: "ok", errors: 0, attrs: { environment: "production" } });
+    // A window error the SDK's own handlers report: the session learns of it all the same.
+    await page.evaluate(() => setTimeout(() => Promise.reject(new Error("error with tracing on"))));
+    await stack.ingest.waitFor(() => sessions().some((update) => update.sid === session?.sid && update.status === "unhandled"), 10_000);
+    await stack.ingest.waitFor(() => eventsWithMessage(stack.ingest, "error with tracing on").length > 0, 10_000);
     await page.close();
   });
 });

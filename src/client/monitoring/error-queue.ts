@@ -27,12 +27,19 @@ let onFirstError: (() => void) | undefined;
 const observers = new Set<Sink>();
 let pattern = "";
 
-function push(raised: Omit<QueuedError, "pattern">): void {
+/** The error as reported, with its route, after telling the observers; undefined if the server reported it. */
+function observe(raised: Omit<QueuedError, "pattern">): QueuedError | undefined {
   if (process.env.NODE_ENV === "development" && raised.source !== "global") console.error(raised.error);
   // A deferred value's failure was reported by the server, which the browser learns by its type or digest.
-  if (reportedByServer(raised.error)) return;
+  if (reportedByServer(raised.error)) return undefined;
   const queued = { ...raised, pattern };
   for (const observer of observers) observer(queued);
+  return queued;
+}
+
+function push(raised: Omit<QueuedError, "pattern">): void {
+  const queued = observe(raised);
+  if (!queued) return;
   if (sink) {
     sink(queued);
     return;
@@ -43,11 +50,17 @@ function push(raised: Omit<QueuedError, "pattern">): void {
   load?.();
 }
 
+// Once the SDK runs, its own global handlers report window errors: the observers are still told.
 const onError = (event: ErrorEvent) => {
   // No error object means a cross-origin script error: nothing useful to report.
-  if (event.error !== undefined && event.error !== null) push({ source: "global", error: event.error });
+  if (event.error === undefined || event.error === null) return;
+  if (sink) observe({ source: "global", error: event.error });
+  else push({ source: "global", error: event.error });
 };
-const onRejection = (event: PromiseRejectionEvent) => push({ source: "rejection", error: event.reason });
+const onRejection = (event: PromiseRejectionEvent) => {
+  if (sink) observe({ source: "rejection", error: event.reason });
+  else push({ source: "rejection", error: event.reason });
+};
 
 /** Listens for errors until the SDK takes over; `loadSdk` is called at the first one. */
 export function queueEarlyErrors(loadSdk: () => void, initialPattern: string): void {
@@ -78,10 +91,8 @@ export function queueEarlierError(queued: QueuedError): void {
   else waiting.push(queued);
 }
 
-/** Hands over to the SDK: its own global handlers take over from here. */
+/** Hands over to the SDK: its own global handlers report window errors from here. */
 export function drainErrorsTo(next: Sink): void {
-  window.removeEventListener("error", onError);
-  window.removeEventListener("unhandledrejection", onRejection);
   sink = next;
   onFirstError = undefined;
   for (const queued of waiting.splice(0)) next(queued);
