@@ -8,6 +8,9 @@ interface WaitingRead<Session> {
   reject(error: unknown): void;
 }
 
+/** The most keys one script call reads: a turn with more reads sends more calls (each a few ms of Redis' time at most). */
+export const MAX_BATCH_KEYS = 500;
+
 /** Redis refused one key's read (out of memory as it took its flashes); the batch's other reads stand. */
 export class SessionReadRefusedError extends Error {
   override name = "SessionReadRefusedError";
@@ -37,31 +40,39 @@ export function batchedReads<Session>(
   readAll: (keys: readonly string[]) => Promise<ReadReply[]>,
   schedule: (flush: () => void) => void = setImmediate,
 ): (key: string, settle: (reply: ReadReply) => Session) => Promise<Session> {
-  let waiting: WaitingRead<Session>[] | undefined;
-  const flush = () => {
-    const batch = waiting ?? [];
-    waiting = undefined;
-    readAll(batch.map((read) => read.key)).then(
-      (replies) => {
-        for (let i = 0; i < batch.length; i++) {
-          const read = batch[i] as WaitingRead<Session>;
-          const reply = replies[i];
-          if (reply === undefined) read.reject(new SessionReadRefusedError("no reply for this key"));
-          else if (reply[0] === -3) read.reject(new SessionReadRefusedError(reply[1]));
-          else settled(read, reply);
-        }
-      },
-      (error: unknown) => {
-        for (const read of batch) read.reject(error);
-      },
-    );
+  let current: WaitingRead<Session>[] | undefined;
+  const send = (batch: WaitingRead<Session>[]) => {
+    const failed = (error: unknown) => {
+      for (const read of batch) read.reject(error);
+    };
+    let replies: Promise<ReadReply[]>;
+    try {
+      replies = readAll(batch.map((read) => read.key));
+    } catch (error) {
+      // Never thrown out of the turn's callback: each read fails instead.
+      failed(error);
+      return;
+    }
+    replies.then((answers) => {
+      for (let i = 0; i < batch.length; i++) {
+        const read = batch[i] as WaitingRead<Session>;
+        const reply = answers[i];
+        if (reply === undefined) read.reject(new SessionReadRefusedError("no reply for this key"));
+        else if (reply[0] === -3) read.reject(new SessionReadRefusedError(reply[1]));
+        else settled(read, reply);
+      }
+    }, failed);
   };
   return (key, settle) =>
     new Promise<Session>((resolve, reject) => {
-      if (waiting === undefined) {
-        waiting = [];
-        schedule(flush);
+      if (current === undefined || current.length >= MAX_BATCH_KEYS) {
+        const batch: WaitingRead<Session>[] = [];
+        current = batch;
+        schedule(() => {
+          if (current === batch) current = undefined;
+          send(batch);
+        });
       }
-      waiting.push({ key, settle, resolve, reject });
+      current.push({ key, settle, resolve, reject });
     });
 }

@@ -4,6 +4,7 @@ import Keygrip from "keygrip";
 import type { Context } from "koa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createRedisConnection, type RedisConnection } from "#src/server/redis/redis-connection";
+import { MAX_BATCH_KEYS } from "#src/server/sessions/batched-reads";
 import { redisStore } from "#src/server/sessions/redis-store";
 import { FLASH_KEY, type SessionStore, type SessionValues } from "#src/server/sessions/session-store";
 import { until } from "../../support/raw-http";
@@ -60,6 +61,14 @@ describe.skipIf(!redisAvailable)("the Redis session reads of one turn", () => {
     const values = await valuesOf(reads);
     expect(await scriptCalls()).toBe(before + 1);
     expect(values.map((v) => ({ ...v }))).toEqual([{ user: "ada" }, { user: "grace", visits: 3 }, {}, {}]);
+  });
+
+  it(`reads at most ${MAX_BATCH_KEYS} sessions a script call: a turn with more sends more calls, every read answered`, async () => {
+    const id = await stored({ "v:user": "ada" });
+    const before = await scriptCalls();
+    const values = await valuesOf(Array.from({ length: MAX_BATCH_KEYS + 1 }, () => store.read(requestOf(id)) as Promise<{ values: SessionValues }>));
+    expect(await scriptCalls()).toBe(before + 2);
+    expect(values.every((v) => v.user === "ada")).toBe(true);
   });
 
   it("gives a flash to exactly one of two reads of one session in the same turn", async () => {
