@@ -158,7 +158,12 @@ export function createApp(deps: AppDependencies): Koa {
     app.answerFirst(
       fixedPrerenderedAnswers(prerendered, {
         patternOf: (path) => deps.routes.table.match(path, { diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES })?.pattern,
-        takenEarlier: (path) => path.startsWith(STATIC_ASSETS_PREFIX) || (deps.tunnel !== undefined && path.startsWith(env.SENTRY_TUNNEL_PATH)),
+        // A public file may hide one value of a route with params; an escaped path is left to publicFiles' decoding.
+        takenEarlier: (path) =>
+          path.startsWith(STATIC_ASSETS_PREFIX) ||
+          (deps.tunnel !== undefined && path.startsWith(env.SENTRY_TUNNEL_PATH)) ||
+          path.includes("%") ||
+          publicFileExists(deps.publicDir, path),
         app,
         track: log.track,
         nameRoute: monitoring && ((req, pattern) => monitoring.forRequest(req).nameRoute(req.method as string, pattern)),
