@@ -172,8 +172,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       await render(ctx);
       return bypassed(ctx);
     }
-    let settle: (entry: CacheEntry | undefined) => void = () => {};
-    const rendering = { rendering: new Promise<CacheEntry | undefined>((resolve) => (settle = resolve)), started: Date.now(), tags: plan.tags };
+    let finishRendering: (entry: CacheEntry | undefined) => void = () => {};
+    const rendering = { rendering: new Promise<CacheEntry | undefined>((resolve) => (finishRendering = resolve)), started: Date.now(), tags: plan.tags };
     inflight.set(plan.key, rendering);
     let kept: CacheEntry | undefined;
     // The visitor is not kept waiting for the store (a stalled Redis would add its timeout): until
@@ -194,7 +194,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       // Written again as every later visitor gets it: its own nonce, the stored ETag.
       writeStored(ctx, kept.stored, "0", CACHE_STATUS.miss);
     } finally {
-      settle(kept);
+      finishRendering(kept);
       void stored
         .catch((error: unknown) => options.onError?.(error))
         .finally(() => {

@@ -7,7 +7,7 @@ import type { RequestScope } from "../request/core/request-scope";
 import { deferState, skipDeferredErrors } from "./deferred/defer-values";
 import { encodeLines } from "./deferred/deferred-lines";
 import { createNonce } from "../http/nonce";
-import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./page-cache";
+import { answerCacheable, collectDocument, isPublicPage, routeHeaders } from "./cache-control-headers";
 import { type DocumentOptions, type PageRender, startDocument } from "./render-document";
 import { writeRedirect } from "./resource-answer";
 

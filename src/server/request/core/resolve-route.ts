@@ -11,7 +11,7 @@ export type { EarlyFailure, ResolveOptions, RouteOutcome } from "./outcome";
 
 export type Settled = { ok: true; data: unknown } | { ok: false; error: unknown } | undefined;
 
-async function settle(pending: PromiseLike<unknown>): Promise<Settled> {
+async function loaderResult(pending: PromiseLike<unknown>): Promise<Settled> {
   try {
     return { ok: true, data: await pending };
   } catch (error) {
@@ -52,7 +52,7 @@ function runLoaders(
     }
     pending ??= [];
     pending.push(
-      settle(result).then((outcome) => {
+      loaderResult(result).then((outcome) => {
         settled[depth] = outcome;
       }),
     );

@@ -46,11 +46,11 @@ export function resolve(request: ClassifiedRequest, scope: RequestScope, resolve
   // No closure on the usual path, which prepares nothing.
   const early = prepared ? prepared.then(() => refused ?? runMiddleware(routes, chain, context)) : (refused ?? runMiddleware(routes, chain, context));
   const outcome = early instanceof Promise ? early.then((failure) => resolver(request, scope, failure)) : resolver(request, scope, early);
-  return outcome instanceof Promise ? outcome.then((resolved) => settle(resolved, scope)) : settle(outcome, scope);
+  return outcome instanceof Promise ? outcome.then((resolved) => withChosenStatus(resolved, scope)) : withChosenStatus(outcome, scope);
 }
 
 /** The outcome's final status: one the route chose with response.status(). */
-function settle(outcome: RouteOutcome, { context }: RequestScope): RouteOutcome {
+function withChosenStatus(outcome: RouteOutcome, { context }: RequestScope): RouteOutcome {
   if (outcome.type === "state") {
     // Chosen with response.status(); it shows only when the page renders without error.
     if (outcome.status === 200 && context.chosenStatus !== undefined) outcome.status = context.chosenStatus;
