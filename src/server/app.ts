@@ -18,7 +18,6 @@ import { underPath } from "./http/under-path";
 import type { Logger } from "./logging/logger";
 import { throttledWarning } from "./logging/throttled-warning";
 import type { RequestMonitoring } from "./monitoring/request-monitoring";
-import type { PageCacheResult } from "./page-cache/page-cache";
 import { runtimeConfig } from "./render/runtime-config";
 import type { RuntimeConfig } from "../shared/document/payload";
 import type { PrerenderHooks } from "./prerender/prerender-hooks";
@@ -26,8 +25,7 @@ import { fixedPrerenderedAnswers, type PrerenderedBuild, prerenderedAnswers, ser
 import type { ActionGuards } from "./request/guards";
 import { pageHandler } from "./request/page-handler";
 import type { AppRoutes } from "./routing/app-routes";
-import type { EventObserver } from "./events/event-service";
-import { type AppServices, createAppServices } from "./services/app-services";
+import type { AppServices } from "./services/app-services";
 import { SessionStoreUnavailableError } from "./sessions/session-store";
 import { installSessions } from "./sessions/sessions";
 
@@ -45,22 +43,15 @@ export interface AppDependencies {
   observeCsrfRefusal?: (check: string) => void;
   /**
    * The app's services (sessions, rate limits, user feedback, settings, Redis, the page cache,
-   * shared assets), from createAppServices; when absent the app builds its own, per process,
-   * from the fields here (no Redis, settings from the process environment).
+   * shared assets), built by createAppServices: the app composes middleware over them and builds none.
    */
-  services?: AppServices;
-  /** A page answered 503 because its session's store could not be reached (the default services only). */
-  observeSessionUnavailable?: () => void;
+  services: AppServices;
   /** An asset request, by where it was answered from (this build, another build's through Redis, or 404). */
   observeAsset?: (result: AssetResult) => void;
-  /** Event streams opened and closed, events published (the default services only). */
-  observeEvents?: EventObserver;
   /** Error reporting (Sentry); without it errors are only logged. */
   monitoring?: RequestMonitoring;
   /** The app's public folder (the build's copy of src/app/public), served at the site's root. */
   publicDir?: string;
-  /** A page cache lookup: a fresh or stale kept answer, a render kept (miss), or a render that could not be (bypass); the default services only. */
-  observePageCache?: (result: PageCacheResult) => void;
   /** Extra middleware ahead of the pages, e.g. the development reload stream. */
   extraMiddleware?: Koa.Middleware[];
   /**
@@ -89,7 +80,7 @@ export function createApp(deps: AppDependencies): Koa {
   // whatever the client claimed.
   const app = new FixedAnswersKoa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
   const development = env.NODE_ENV === "development";
-  const services = deps.services ?? createAppServices({ ...deps, prerendering: deps.prerendering !== undefined });
+  const { services } = deps;
   installSessions(app, services.sessions);
 
   // Every session page refused during an outage is counted (outpost_session_unavailable_total); one line per 10 s says so.

@@ -12,6 +12,7 @@ import { serializeAsScriptValue } from "../shared/document/serialize";
 import { renderPrerendered } from "./prerender/render-prerendered";
 import { PRERENDERED_DIR, type PrerenderedManifest } from "./prerender/prerendered-pages";
 import { prerenderTargets } from "./prerender/prerender-urls";
+import { createAppServices } from "./services/app-services";
 
 // Run by scripts/build.mjs once the bundles are built (dist/server/prerender.js): renders every
 // page that declares `prerender` through this build's own app, on a private port, into
@@ -40,16 +41,19 @@ function buildEnvironment(source: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 async function main(): Promise<number> {
   const env = loadEnv(buildEnvironment(process.env));
-  // Checked first, as the server does at start: the app (its default services) reads them from the same environment.
-  readAppSettings(appRoutes.settings);
+  // Checked first, as the server does at start.
+  const settings = readAppSettings(appRoutes.settings);
   const assets = loadAssets(distDir);
   const outDir = path.join(distDir, PRERENDERED_DIR);
   await rm(outDir, { recursive: true, force: true });
   const targets = await prerenderTargets(appRoutes);
   if (targets.length === 0) return 0;
   const deps = { env, routes: appRoutes, publicDir: path.join(distDir, "public") };
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  // Built by the server's composition root, for a render that keeps every page: no page cache, no Redis.
+  const services = createAppServices({ ...deps, logger, settings, prerendering: true });
   const rendered = await renderPrerendered(targets, assets.manifest.buildId, (prerendering) =>
-    createApp({ ...deps, logger: createLogger({ level: env.LOG_LEVEL }), assets, readiness: { ready: true }, prerendering }),
+    createApp({ ...deps, logger, assets, readiness: { ready: true }, services, prerendering }),
   (app) => {
       const server = createHttpServer(app.callback());
       return listen(server, 0, "127.0.0.1").then((port) => ({ port, close: () => new Promise<void>((done) => server.close(() => done())) }));

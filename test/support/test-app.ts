@@ -6,7 +6,7 @@ import { type LoadedAssets, loadAssets } from "#src/server/assets/manifest";
 import { loadEnv, readAppSettings } from "#src/server/config/env.server";
 import { createHttpServer, listen } from "#src/server/lifecycle/http-server";
 import type { RedisConnection } from "#src/server/redis/redis-connection";
-import { type AppServices, createAppServices } from "#src/server/services/app-services";
+import { type AppServices, createAppServices, type ServiceOptions } from "#src/server/services/app-services";
 import { connectSharedState, type SharedState } from "#src/server/services/shared-state";
 import path from "node:path";
 import { built, fixtureBuild } from "./builds";
@@ -44,8 +44,14 @@ export function builtAssets(dist: string): LoadedAssets {
   return assets;
 }
 
-/** What a test may give startTestApp: the app's dependencies, and Redis state shared with others (a replica's). */
-export type TestAppOverrides = Partial<AppDependencies> & { shared?: SharedState };
+/** What the services report, which a test may watch (the server hands them the metrics). */
+type ServiceObservers = Pick<ServiceOptions, "observeSessionUnavailable" | "observePageCache" | "observePageCacheDropFailure" | "observeEvents">;
+
+/**
+ * What a test may give startTestApp: the app's dependencies (its own services among them), what
+ * the services it gets report, and Redis state shared with others (a replica's).
+ */
+export type TestAppOverrides = Partial<AppDependencies> & ServiceObservers & { shared?: SharedState };
 
 export interface TestApp {
   url: string;
@@ -63,11 +69,11 @@ export interface TestApp {
  */
 export async function startTestApp(
   envVars: Record<string, string> = {},
-  { shared: givenShared, ...overrides }: TestAppOverrides = {},
+  { shared: givenShared, observeSessionUnavailable, observePageCache, observePageCacheDropFailure, observeEvents, services: givenServices, ...overrides }: TestAppOverrides = {},
 ): Promise<TestApp> {
   const { logger, lines } = memoryLogger();
   const source = { NODE_ENV: "production", ...envVars };
-  const base: AppDependencies = {
+  const base: Omit<AppDependencies, "services"> = {
     env: loadEnv(source),
     logger,
     readiness: { ready: true },
@@ -79,14 +85,19 @@ export async function startTestApp(
   };
   // With REDIS_URL the app gets its own connection, as each replica has, closed with it.
   const shared = base.env.REDIS_URL && !givenShared ? connectSharedState(base.env, logger) : undefined;
+  // Built as the server and the prerender run build theirs, by the one composition root.
   const services =
-    base.services ??
+    givenServices ??
     createAppServices({
       ...base,
       prerendering: base.prerendering !== undefined,
       // The app's own settings (settings.get(context)) come from the same variables, for this app alone.
       settings: readAppSettings(base.routes.settings, source),
       shared: givenShared ?? shared,
+      observeSessionUnavailable,
+      observePageCache,
+      observePageCacheDropFailure,
+      observeEvents,
     });
   const deps = { ...base, services, redis: services.redis };
   const redis = shared?.redis;
@@ -104,7 +115,7 @@ export async function startTestApp(
         server.close(() => resolve());
       });
       // Services a test brought are its own to close.
-      if (!base.services) await services.events.close();
+      if (!givenServices) await services.events.close();
       await redis?.close();
     },
   };
