@@ -7,6 +7,7 @@ import { PAYLOAD_GLOBAL } from "../../src/shared/document/payload.ts";
 import { serializeForScript } from "../../src/shared/document/serialize.ts";
 import { readAppSettings } from "../../src/server/config/env.server.ts";
 import { createNonce } from "../../src/server/http/nonce.ts";
+import { recoveryScript } from "../../src/server/render/recovery-script.ts";
 import { routeAssets } from "../../src/server/render/route-assets.ts";
 
 // Validated once, as the server does at start: loaders read the app's settings from their context.
@@ -37,6 +38,7 @@ export async function pageDocument(manifest, pathname) {
   const payload = { state, buildId: manifest.buildId, traceMeta: {}, config };
   return {
     props: { state, modules: appRoutes.modules, table: appRoutes.table, traceMeta: {} },
-    bootstrapScriptContent: `window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
+    // The document's recovery from a missing script comes first, as the server writes it.
+    bootstrapScriptContent: `${recoveryScript("GET")}window.${PAYLOAD_GLOBAL}=${serializeForScript(payload)}`,
   };
 }
