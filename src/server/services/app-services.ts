@@ -1,9 +1,7 @@
 import type { UserFeedback } from "../../shared/routing/request";
 import { registerPageCache } from "../routing/revalidation";
 import type { SettingsValues } from "../routing/settings";
-import type { StaticFile } from "../assets/manifest";
 import { sharedAssetLookup } from "../assets/shared-asset-lookup";
-import type { SharedAssetsPublisher } from "../assets/shared-assets";
 import type { SharedAssets } from "../assets/static-assets";
 import { type Env, readAppSettings } from "../config/env.server";
 import { createRateLimits, type RateLimits } from "../limits/rate-limits";
@@ -115,26 +113,7 @@ function sessionStore({ env, shared, logger, observeSessionUnavailable }: Servic
   return redisStore(shared.redis, { onUnavailable: observeSessionUnavailable, logger });
 }
 
-export interface ProcessServices extends AppServices {
-  /** With Redis, this build's hashed assets going out to the replicas of other builds. */
-  assetPublisher: SharedAssetsPublisher | undefined;
-}
-
 /** With REDIS_URL, starts loading the Redis half (the client, the limiter library), so it loads beside the process's other modules. */
 export function loadSharedState(env: Pick<Env, "REDIS_URL">): Promise<typeof import("./shared-state")> | undefined {
   return env.REDIS_URL ? import("./shared-state") : undefined;
-}
-
-/**
- * The process entry's services: with REDIS_URL, connected to Redis (its client and the limiter
- * library are loaded only then) and publishing this build's assets there, in the background.
- */
-export async function startAppServices(
-  options: Omit<ServiceOptions, "shared"> & { assets: Map<string, StaticFile>; onRedisConfigurationError: (message: string) => void },
-): Promise<ProcessServices> {
-  const { env, logger } = options;
-  const sharedState = await loadSharedState(env);
-  const shared = sharedState?.connectSharedState(env, logger, { onConfigurationError: options.onRedisConfigurationError });
-  const services = createAppServices({ ...options, shared });
-  return { ...services, assetPublisher: shared && sharedState?.shareAssets(shared.redis, env, options.assets, logger) };
 }
