@@ -15,9 +15,13 @@ export const MARKER = "_";
 
 /**
  * Reads sessions, one per key (the reads of one event-loop turn: see batched-reads.ts), each
- * alone as if by a script of its own: {0} none; {-1, size} over the cap, {-2} not a hash (both
- * dropped, so each is noticed once); {-3, error} Redis refused this key's read (out of memory
- * taking its flashes: the other keys' reads stand); else {1, fields, lease}. The flashed fields
+ * alone as if by a script of its own: {0} none; {-1, size} over the cap, {-2} not a hash, {-4} a
+ * field of no known kind or a value not JSON (all three dropped, so each is noticed once); {-3,
+ * error} Redis refused this key's read (out of memory taking its flashes: the other keys' reads
+ * stand); else {1, json, lease}, json the session as one text, `[values]` or `[values, flashed]`
+ * (objects by key, prefixes off), so the server decodes one string and parses it once
+ * (docs/decisions/0107-session-reads-batched-per-turn.md). Each value is checked to be JSON before
+ * it is pasted in, so no stored text can add keys of its own. The flashed fields
  * (prefix ARGV[2]) are taken at once, so two concurrent readers never both get one, but under a
  * lease: each moves to a taken field (prefix ARGV[3]) holding "[<deadline ms>,<value>]", which
  * the reader's write ends. A lease past its deadline (ARGV[4] ms after the read: a read whose
@@ -25,7 +29,28 @@ export const MARKER = "_";
  * flash is lost to a reader that never showed it.
  */
 const READ = `${SIZE_OF}
-local cap, flash, taken, leaseMs = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4])
+local cap, flash, taken, leaseMs, valuePrefix, marker = tonumber(ARGV[1]), ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local function isJson(text)
+  local ok = pcall(cjson.decode, text)
+  return ok
+end
+-- The session as one JSON text, or nil when a field is of no known kind or a value not JSON.
+local function asJson(fields)
+  local values, flashed = {}, {}
+  for i = 1, #fields, 2 do
+    local name, held = fields[i], fields[i + 1]
+    if name ~= marker and string.sub(name, 1, #taken) ~= taken then
+      local into, prefix = values, valuePrefix
+      if string.sub(name, 1, #flash) == flash then into, prefix = flashed, flash
+      elseif string.sub(name, 1, #valuePrefix) ~= valuePrefix then return nil end
+      if not isJson(held) then return nil end
+      into[#into + 1] = cjson.encode(string.sub(name, #prefix + 1)) .. ':' .. held
+    end
+  end
+  local json = '[{' .. table.concat(values, ',') .. '}'
+  if #flashed > 0 then json = json .. ',{' .. table.concat(flashed, ',') .. '}' end
+  return json .. ']'
+end
 local function readOne(key)
   local kind = redis.call('TYPE', key).ok
   if kind == 'none' then return {0} end
@@ -49,6 +74,8 @@ local function readOne(key)
     end
   end
   if lapsed then fields = redis.call('HGETALL', key) end
+  local json = asJson(fields)
+  if not json then redis.call('DEL', key) return {-4} end
   local lease = string.format('%.0f', now + leaseMs)
   for i = 1, #fields, 2 do
     local name = fields[i]
@@ -57,7 +84,7 @@ local function readOne(key)
       redis.call('HDEL', key, name)
     end
   end
-  return {1, fields, lease}
+  return {1, json, lease}
 end
 local replies = {}
 for i, key in ipairs(KEYS) do
@@ -123,7 +150,7 @@ return {1}
 
 export type WriteMode = "create" | "update" | "rename" | "replace";
 export type WriteOp = readonly ["s" | "d" | "n" | "i" | "x", string, string];
-export type ReadReply = [0] | [-1, number] | [-2] | [-3, string] | [1, string[], string];
+export type ReadReply = [0] | [-1, number] | [-2] | [-3, string] | [-4] | [1, string, string];
 export type WriteReply = [1] | [0] | [-1, number];
 
 interface SessionScripts {
@@ -139,8 +166,8 @@ export function sessionScripts(client: Redis) {
   const scripts = client as unknown as SessionScripts;
   return {
     /** One reply per key, in their order. */
-    read: (keys: readonly string[], cap: number, flashPrefix: string, takenPrefix: string, leaseMs: number) =>
-      scripts.outpostSessionRead(keys.length, ...keys, cap, flashPrefix, takenPrefix, leaseMs),
+    read: (keys: readonly string[], cap: number, prefixes: { value: string; flash: string; taken: string }, leaseMs: number) =>
+      scripts.outpostSessionRead(keys.length, ...keys, cap, prefixes.flash, prefixes.taken, leaseMs, prefixes.value, MARKER),
     write: (key: string, from: string, mode: WriteMode, ttlMs: number, cap: number, ops: readonly WriteOp[]) =>
       scripts.outpostSessionWrite(key, from, mode, ttlMs, cap, ...ops.flat()),
   };

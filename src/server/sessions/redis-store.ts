@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import type { Logger } from "../logging/logger";
 import type { RedisConnection } from "../redis/redis-connection";
 import { batchedReads } from "./batched-reads";
-import { MARKER, type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
+import { type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
 import { FLASH_KEY, type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
 
@@ -45,19 +45,15 @@ function signedId(ctx: Context): { id: string; rotated: boolean } | undefined {
   return cookie && ID_PATTERN.test(cookie.value) ? { id: cookie.value, rotated: cookie.rotated } : undefined;
 }
 
-/** The session's values from its hash's fields; throws on a field that is not ours or not JSON. */
-function valuesOf(fields: readonly string[]): SessionValues {
-  const values = emptyValues();
-  const flashed = emptyValues();
-  for (let i = 0; i < fields.length; i += 2) {
-    const name = fields[i] as string;
-    if (name === MARKER || name.startsWith(TAKEN)) continue;
-    const value: unknown = JSON.parse(fields[i + 1] as string);
-    if (name.startsWith(VALUE)) values[name.slice(VALUE.length)] = value;
-    else if (name.startsWith(FLASHED)) flashed[name.slice(FLASHED.length)] = value;
-    else throw new SyntaxError("a field of no known kind");
-  }
-  if (Object.keys(flashed).length > 0) values[FLASH_KEY] = flashed;
+/**
+ * The session's values from the read script's one JSON text (`[values]` or `[values, flashed]`),
+ * without prototypes, so a stored `__proto__` or `constructor` is just a key; throws on a text
+ * that is not one.
+ */
+function valuesOf(json: string): SessionValues {
+  const [values, flashed] = JSON.parse(json) as [SessionValues, SessionValues?];
+  Object.setPrototypeOf(values, null);
+  if (flashed !== undefined) values[FLASH_KEY] = Object.setPrototypeOf(flashed, null) as SessionValues;
   return values;
 }
 
@@ -118,15 +114,17 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
   };
   const unreadable = (reason: string) => logger?.warn({ reason }, "session in Redis unreadable: read as an empty session and deleted");
 
-  const readSession = batchedReads<LoadedSession>((keys) => scripts.read(keys, MAX_SESSION_BYTES, FLASHED, TAKEN, FLASH_LEASE_MS));
+  const prefixes = { value: VALUE, flash: FLASHED, taken: TAKEN };
+  const readSession = batchedReads<LoadedSession>((keys) => scripts.read(keys, MAX_SESSION_BYTES, prefixes, FLASH_LEASE_MS));
   const loaded = (reply: ReadReply, key: string, signed: { id: string; rotated: boolean }): LoadedSession => {
     if (reply[0] === -1) unreadable(`over the ${MAX_SESSION_BYTES} bytes a session may hold`);
     if (reply[0] === -2) unreadable("not a hash of session fields");
+    if (reply[0] === -4) unreadable("a field is not JSON, or not a session field");
     if (reply[0] !== 1) return { values: emptyValues() };
     try {
       const values = valuesOf(reply[1]);
-      const keys = Object.keys((values[FLASH_KEY] ?? {}) as SessionValues);
-      const flashLease = keys.length > 0 ? { lease: reply[2], keys } : undefined;
+      const flashed = values[FLASH_KEY] as SessionValues | undefined;
+      const flashLease = flashed === undefined ? undefined : { lease: reply[2], keys: Object.keys(flashed) };
       return { values, id: signed.id, rotated: signed.rotated, flashesTaken: true, flashLease };
     } catch {
       unreadable("a field is not JSON, or not a session field");

@@ -67,6 +67,12 @@ describe.skipIf(!redisAvailable)("a stored Redis session the store cannot use", 
     await readsAsEmpty(session, /not JSON/, "secret not json");
   });
 
+  it("reads a value that is JSON with more after it as an empty session, never as keys of its own", async () => {
+    const session = await visited();
+    await client().hset(session.key, "v:visits", '1,"secret-admin":true');
+    await readsAsEmpty(session, /not JSON/, "secret-admin");
+  });
+
   it("reads a key that is no session hash (a plain string) as an empty session", async () => {
     const session = await visited();
     await client().set(session.key, "secret garbage");
