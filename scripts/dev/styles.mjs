@@ -24,15 +24,15 @@ export function devStylesheets({ root, outDir, styles }) {
   const compiled = new Map();
   const saved = new Set(); // absolute paths saved since the last build
   let last = null; // the last good build, and the files it was made from
-  /** For a Tailwind stylesheet about to be compiled again: the sources whose save caused it, and their classes then. */
+  /** For a stylesheet about to be compiled again: the files whose save caused it, and the classes of Tailwind's sources among them then. */
   const recompiling = new Map();
   const caching = {
     stylesheet: async (file) => {
       const known = compiled.get(file);
       if (known) return known.result;
-      const candidates = recompiling.get(file) ?? new Map();
+      const { candidates, changed } = recompiling.get(file) ?? { candidates: new Map() };
       recompiling.delete(file);
-      const result = await transform.stylesheet(file);
+      const result = await transform.stylesheet(file, { changed });
       const dependencies = new Set(result.dependencies);
       // Tailwind's: it scans the project's sources, so a new file may bring classes too.
       const scans = result.dependencies.some((dependency) => !dependency.endsWith(".css") && !isPostcssConfig(root, dependency));
@@ -63,7 +63,9 @@ export function devStylesheets({ root, outDir, styles }) {
       // Their classes as this compile sees them: a later save that adds none need not compile again.
       const candidates = new Map();
       for (const saved of concerning.filter(scanned)) candidates.set(saved, candidatesOf(saved));
-      recompiling.set(file, new Map([...candidates].filter(([, set]) => set !== null)));
+      // And every file saved since its last compile, which a compile that failed has not yet seen.
+      const changed = [...new Set([...(recompiling.get(file)?.changed ?? []), ...concerning])];
+      recompiling.set(file, { candidates: new Map([...candidates].filter(([, set]) => set !== null)), changed });
     }
     return forgotten;
   };

@@ -7,7 +7,7 @@ import path from "node:path";
 import { cssError } from "./css-error.mjs";
 import { CSS_MODULE, compileCssModule, lineOf } from "./css-modules.mjs";
 import { loadPostcss } from "./postcss.mjs";
-import { compileTailwind, usesTailwind } from "./tailwind.mjs";
+import { createTailwindCompiler, usesTailwind } from "./tailwind.mjs";
 
 /** Stylesheet languages that need a compiler Outpost does not ship. */
 export const OTHER_STYLESHEET = /\.(s[ac]ss|less|styl(?:us)?)$/;
@@ -22,18 +22,19 @@ export function otherStylesheetError(specifier) {
  */
 export function createStyleTransform({ root, production }) {
   let postcss;
+  const compileTailwind = createTailwindCompiler({ root });
   /** Module files' compiled results by path, kept while their source is unchanged (composes reads them again). */
   const modules = new Map();
 
   /** @returns {Promise<{ css: string, exports?: Record<string, any>, dependencies: string[] }>} */
-  const compileFile = async (file) => {
+  const compileFile = async (file, changed) => {
     const source = await readFile(file, "utf8");
     const cached = modules.get(file);
     if (cached && cached.source === source) return cached.result;
     let css = source;
     let dependencies = [file];
     const tailwind = usesTailwind(source);
-    if (tailwind) ({ css, dependencies } = await compileTailwind({ root, file, css }).catch((error) => {
+    if (tailwind) ({ css, dependencies } = await compileTailwind({ file, css, changed }).catch((error) => {
       // Tailwind names the place in its message (`<file>:<line>:<column>: …`), not in a field.
       const line = error.loc?.line ?? Number(error.message.match(/\.css:(\d+):\d+:/)?.[1] ?? Number.NaN);
       throw cssError(file, source, `Tailwind: ${error.message}`, Number.isNaN(line) ? undefined : line);
@@ -110,9 +111,9 @@ export function createStyleTransform({ root, production }) {
   };
 
   return {
-    /** A stylesheet's CSS for the browser, with the files it was made from. */
-    stylesheet: async (file) => {
-      const { css, dependencies } = await compileFile(file);
+    /** A stylesheet's CSS for the browser, with the files it was made from; `changed`: see createTailwindCompiler. */
+    stylesheet: async (file, { changed } = {}) => {
+      const { css, dependencies } = await compileFile(file, changed);
       return { css, dependencies };
     },
     moduleClasses,

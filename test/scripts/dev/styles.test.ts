@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Scanner } from "@tailwindcss/oxide";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStyleTransform } from "../../../scripts/build/css/style-transform.mjs";
 // @ts-expect-error: a dev script in plain JavaScript, without types
 import { devStylesheets } from "../../../scripts/dev/styles.mjs";
@@ -40,9 +41,9 @@ describe("devStylesheets (the dev build's stylesheets, rebuilt after a save)", (
     const transform = createStyleTransform({ root, production: false });
     const counted = {
       ...transform,
-      stylesheet: (file: string) => {
+      stylesheet: (file: string, options?: { changed?: string[] }) => {
         compiles.push(file);
-        return transform.stylesheet(file);
+        return transform.stylesheet(file, options);
       },
     };
     compiles = [];
@@ -51,7 +52,10 @@ describe("devStylesheets (the dev build's stylesheets, rebuilt after a save)", (
     expect(compiles.map((item) => path.relative(root, item)).sort()).toEqual(["app/Card.module.css", "app/styles.css"]);
   });
 
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => {
+    vi.restoreAllMocks();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it("compiles Tailwind's stylesheet again for a class new to a source it scans, once per save that adds one", async () => {
     const added = await save("app/Page.tsx", 'export const Page = () => <p className="flex tracking-[7px]">Hello</p>;\n');
@@ -60,6 +64,22 @@ describe("devStylesheets (the dev build's stylesheets, rebuilt after a save)", (
     // Nothing the file did not have (Tailwind's scanner takes every word for a possible class): it stays as it is.
     expect((await save("app/Page.tsx", 'export const Page = () => <p className="tracking-[7px]">Hello</p>;\n')).compiled).toEqual([]);
     expect((await save("app/Page.tsx", 'export const Page = () => <p className="tracking-[8px]">Hello</p>;\n')).compiled).toEqual(["app/styles.css"]);
+  });
+
+  it("reads only the saved source for its new class: Tailwind's compiler is kept, the project not scanned again", async () => {
+    const scans = vi.spyOn(Scanner.prototype, "scan");
+    const added = await save("app/Page.tsx", 'export const Page = () => <p className="flex tracking-[9px]">Hello</p>;\n');
+    expect(added.compiled).toEqual(["app/styles.css"]);
+    expect(scans).not.toHaveBeenCalled();
+    expect(tailwindCss(added.outputs)).toContain("letter-spacing: 9px");
+    expect(tailwindCss(added.outputs)).toContain("display: flex");
+    // A new file is not one it scanned: the project is scanned again, and its classes come too.
+    write("app/Other.tsx", 'export const Other = () => <p className="tracking-[11px]">Hi</p>;\n');
+    stylesheets.saved(["app/Other.tsx"]);
+    const created = await save("app/Page.tsx", 'export const Page = () => <p className="tracking-[10px]">Hello</p>;\n');
+    expect(scans).toHaveBeenCalledTimes(1);
+    expect(tailwindCss(created.outputs)).toContain("letter-spacing: 11px");
+    expect(tailwindCss(created.outputs)).toContain("letter-spacing: 10px");
   });
 
   it("compiles only a CSS Module saved, never Tailwind's stylesheet for it", async () => {
