@@ -1,6 +1,5 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { NavigateOptions } from "../../shared/navigation/router-context";
-import type { RouterLocation } from "../../shared/navigation/router-state";
 import type { RouteState } from "../../shared/routing/route-state";
 import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import { holds, released } from "./blocking";
@@ -9,29 +8,12 @@ import { leave } from "./core/leave";
 import { PAGE } from "./core/requests";
 import { isStale } from "./core/router-store";
 import * as transition from "./core/transitions";
-import { withKeptData } from "./kept-data";
 import { prefetchKey, preloadCode, wanted } from "./prefetch";
-import { type HistoryMode, pageAssets, type RouterCore } from "./router-core";
-import { show } from "./view-transition";
+import { type HistoryMode, locationOf, type NavigationIntent } from "./history-entry";
+import { type PageLanding, pageAssets, type RouterCore } from "./router-core";
 
 // A redirect loop ends in a full page load, where the browser's own limit applies.
 const MAX_REDIRECTS = 10;
-
-export const newKey = () => Math.random().toString(36).slice(2, 10);
-
-/** How a navigation was asked for: what its history entry keeps and how it is shown. */
-export interface NavigationIntent extends Omit<NavigateOptions, "replace"> {
-  /** Back/forward: the entry reached, its key and index. */
-  key?: string;
-  index?: number;
-}
-
-/** What the router keeps in each history entry it makes. */
-export interface HistoryEntry {
-  key?: string;
-  idx?: number;
-  usr?: unknown;
-}
 
 /**
  * A link's, a GET form's or navigate()'s target: this origin's loads on the client (unless the
@@ -69,20 +51,21 @@ export async function go(core: RouterCore, url: URL, mode: HistoryMode, redirect
     });
   }
   let answer: RouteAnswer;
+  let landing: PageLanding;
   try {
     answer = await (core.prefetched.take(prefetchKey(url, routes, generation)) ?? core.data.load(url, ticket.signal, routes));
     if (!ticket.isCurrent()) return;
     if (answer.kind === "reload") return leaveForDocument(core, url.href);
     // The redirecting URL never became an entry of its own: a push stays a push.
     if (answer.kind === "redirect") return follow(core, answer.location, url, mode === "push" ? "push" : "replace", redirects + 1, intent);
-    await pageAssets(core, answer.state);
+    landing = await pageAssets(core, answer.state);
   } catch {
     // A network failure or a chunk gone with a deploy: the browser loads the page and shows what happened.
     if (ticket.isCurrent() && !ticket.signal.aborted) leaveForDocument(core, url.href);
     return;
   }
   if (!ticket.isCurrent()) return;
-  commit(core, withKeptData(answer.state, core.store.state.page, routes), url, mode, generation, intent);
+  commit(core, landing, landing.withKeptData(answer.state, core.store.state.page, routes), url, mode, generation, intent);
 }
 
 /**
@@ -130,29 +113,17 @@ function revalidateIfStale(core: RouterCore): void {
   if (isStale(core.store.state) && core.store.state.navigation.state === "idle") void go(core, new URL(core.env.location.href), "none", 0);
 }
 
-/** Shows a page: a new history entry for push and replace, the same location for "none". */
-export function commit(core: RouterCore, page: RouteState, url: URL, mode: HistoryMode, generation: number, intent: NavigationIntent = {}): void {
-  const { env, store } = core;
-  let moved: transition.Landing["moved"];
-  if (mode !== "none") {
-    const key = intent.key ?? newKey();
-    const state = intent.state ?? null;
-    const { entryIndex } = store.state;
-    // A pop (or a redirect met on one, followed as "replace") lands on the entry it reached, not the one left.
-    const index = mode === "push" ? entryIndex + 1 : (intent.index ?? entryIndex);
-    if (mode !== "pop") {
-      const entry: HistoryEntry = { key, idx: index, usr: state };
-      env.history[mode === "push" ? "pushState" : "replaceState"](entry, "", url.pathname + url.search + url.hash);
-    }
-    moved = { location: locationOf(url, key, state), historyAction: mode, entryIndex: index, preventScrollReset: intent.preventScrollReset === true };
-  }
-  show(core, { page, moved, generation }, intent.viewTransition);
+/** Shows a page (`landing`: what pageAssets resolved with), then revalidates it if an action answered meanwhile. */
+export function commit(
+  core: RouterCore,
+  landing: PageLanding,
+  page: RouteState,
+  url: URL,
+  mode: HistoryMode,
+  generation: number,
+  intent: NavigationIntent = {},
+): void {
+  landing.commit(core, page, url, mode, generation, intent);
   // An action answered while this page was on its way: its data may predate it.
   revalidateIfStale(core);
-}
-
-export function locationOf(url: URL): Omit<RouterLocation, "key" | "state">;
-export function locationOf(url: URL, key: string, state: unknown): RouterLocation;
-export function locationOf(url: URL, key?: string, state?: unknown) {
-  return { pathname: url.pathname, search: url.search, hash: url.hash, ...(key === undefined ? {} : { state, key }) };
 }

@@ -1,6 +1,7 @@
 import { holds, released } from "./blocking";
 import * as transition from "./core/transitions";
-import { go, type HistoryEntry, locationOf, newKey } from "./navigation";
+import { type HistoryEntry, locationOf, newKey } from "./history-entry";
+import { go } from "./navigation";
 import { currentPath, type RouterCore } from "./router-core";
 
 /**

@@ -1,14 +1,15 @@
 import { navigationTarget } from "../../shared/navigation/navigation-target";
 import type { MatchedRoutes } from "../../shared/routing/route-table";
 import { dataCause, routesToLoad } from "./should-revalidate";
-import { currentPath, type HistoryMode, pageAssets, type RouterCore } from "./router-core";
+import { currentPath, type HistoryMode, landingCode, pageAssets, type RouterCore } from "./router-core";
 
 // An answer fetched before an action answered is not fresh enough once it did: the generation is part of the key.
 export const prefetchKey = (url: URL, routes: readonly string[] | undefined, generation: number) =>
   `${url.pathname}${url.search}#${routes?.join(",") ?? "*"}@${generation}`;
 
-/** Starts loading the code of the routes the browser expects, alongside the data request. */
+/** Starts loading the code of the routes the browser expects, and the code that shows a page, alongside the data request. */
 export function preloadCode({ routes, diagnostics }: RouterCore, url: URL): MatchedRoutes | null {
+  landingCode().catch(() => {});
   const matched = routes.table.match(url.pathname, { diagnostics });
   if (matched) routes.load(matched.matches.map((match) => match.id)).catch(() => {});
   return matched;

@@ -3,8 +3,8 @@ import type { ClientRoutes } from "./core/client-routes";
 import type { RouterEnvironment } from "./core/environment";
 import type { RouteData } from "./core/fetch-route-data";
 import type { Requests } from "./core/requests";
-import { fetchStylesheets } from "./core/stylesheets";
 import type { RouterStore } from "./core/router-store";
+import { importWithRetry } from "../recovery/import-with-retry";
 import type { PrefetchCache } from "./prefetch-cache";
 
 /** What the router's parts (navigation, submission, blocking, prefetch) share: its state and its requests. */
@@ -18,17 +18,36 @@ export interface RouterCore {
   prefetched: PrefetchCache;
 }
 
-/**
- * How a page request changes history: a new entry, this entry, one reached by back/forward, or
- * none (the page on screen gets new data: a revalidation, or the answer to its own form).
- */
-export type HistoryMode = "push" | "replace" | "pop" | "none";
+export type { HistoryMode } from "./history-entry";
 
 export const idsOf = (state: RouteState) => state.matches.map((match) => match.id);
 
-/** A page's route chunks and the stylesheets the document lacks: a page is committed once both are here, so never unstyled. */
-export const pageAssets = ({ routes, env }: RouterCore, state: RouteState, rel: "preload" | "prefetch" = "preload") =>
-  Promise.all([routes.load(idsOf(state)), fetchStylesheets(env.document, state.styles, rel)]);
+export type PageLanding = typeof import("./page-landing");
+
+let landing: Promise<PageLanding> | undefined;
+
+/**
+ * The landing chunk, fetched once (again after a failure: a later page may reach a replica that
+ * has it). Asked for as a page request starts (preloadCode), so it comes alongside the data.
+ */
+export function landingCode(): Promise<PageLanding> {
+  landing ??= importWithRetry(() => import("./page-landing")).catch((error: unknown) => {
+    landing = undefined;
+    throw error;
+  });
+  return landing;
+}
+
+/**
+ * A page's route chunks and the stylesheets the document lacks: a page is committed once both
+ * are here, so never unstyled. Resolves with the code that shows it (the landing chunk).
+ */
+export async function pageAssets({ routes, env }: RouterCore, state: RouteState, rel: "preload" | "prefetch" = "preload"): Promise<PageLanding> {
+  const code = landingCode();
+  const stylesheets = code.then((module) => module.fetchStylesheets(env.document, state.styles, rel));
+  await Promise.all([routes.load(idsOf(state)), stylesheets]);
+  return code;
+}
 
 /** The path and query on screen. */
 export const currentPath = ({ store }: RouterCore) => store.state.location.pathname + store.state.location.search;

@@ -5,7 +5,7 @@ import type { RouteAnswer } from "./core/fetch-route-data";
 import { commit, followAction } from "./navigation";
 import { PAGE } from "./core/requests";
 import * as transition from "./core/transitions";
-import { currentPath, pageAssets, type RouterCore } from "./router-core";
+import { currentPath, landingCode, type PageLanding, pageAssets, type RouterCore } from "./router-core";
 
 /**
  * A `<Form>`'s submission to a page's action, on the page's channel: it supersedes a pending
@@ -26,7 +26,9 @@ export async function submit(
   const generation = core.store.state.invalidated;
   const formData = toFormData(body);
   core.store.apply(transition.submit, { path, formData });
+  landingCode().catch(() => {});
   let answer: RouteAnswer;
+  let landing: PageLanding | undefined;
   try {
     answer = await core.data.submit(url, body, ticket.signal);
     if (!ticket.isCurrent()) return "done";
@@ -34,15 +36,15 @@ export async function submit(
       await followAction(core, answer.location, url, intent);
       return "done";
     }
-    if (answer.kind === "state") await pageAssets(core, answer.state);
+    if (answer.kind === "state") landing = await pageAssets(core, answer.state);
   } catch {
     answer = { kind: "reload" };
   }
   if (!ticket.isCurrent()) return "done";
-  if (answer.kind !== "state") {
+  if (answer.kind !== "state" || !landing) {
     core.store.apply(transition.fail);
     return "fallback";
   }
-  commit(core, answer.state, url, path === currentPath(core) ? "none" : "push", generation, intent);
+  commit(core, landing, answer.state, url, path === currentPath(core) ? "none" : "push", generation, intent);
   return "done";
 }

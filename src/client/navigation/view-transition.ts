@@ -1,6 +1,7 @@
 import { flushSync } from "react-dom";
 import * as transition from "./core/transitions";
-import type { RouterCore } from "./router-core";
+import type { RouterEnvironment } from "./core/environment";
+import type { RouterStore } from "./core/router-store";
 
 interface TransitionDocument {
   startViewTransition?(update: () => void): { finished: Promise<void> };
@@ -11,9 +12,12 @@ interface TransitionDocument {
  * asked for one and the browser has it (React renders the new page synchronously in the callback,
  * so the browser snapshots it), else at once.
  */
-export function show(core: RouterCore, landing: Omit<transition.Landing, "inViewTransition">, viewTransition: boolean | undefined): void {
-  const { store } = core;
-  const document = core.env.document as TransitionDocument;
+export function show(
+  { store, env }: { store: RouterStore; env: Pick<RouterEnvironment, "document"> },
+  landing: Omit<transition.Landing, "inViewTransition">,
+  viewTransition: boolean | undefined,
+): void {
+  const document = env.document as TransitionDocument;
   if (!viewTransition || typeof document.startViewTransition !== "function") {
     store.apply(transition.settle, { ...landing, inViewTransition: false });
     return;
