@@ -7,7 +7,7 @@
 //   error-reporting chunk (see tracingGetsItsOwnSdk).
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { getDebugIdSnippet, stringToUUID } from "@sentry/bundler-plugins/core";
+import { stringToUUID } from "@sentry/bundler-plugins/core";
 import { sentryEsbuildPlugin } from "@sentry/bundler-plugins/esbuild";
 import { CLIENT_APP } from "./options.mjs";
 
@@ -59,6 +59,9 @@ export function sentrySourceMapsPlugin({ release, outDir }) {
 const STUB = /^_sentry-debug-id-injection-stub$/;
 const STUB_NAMESPACE = "sentry-debug-id-stub";
 const PLACEHOLDER = "5e5e5e5e-5e5e-4e5e-8e5e-5e5e5e5e5e5e";
+// Upstream's getDebugIdSnippet, for the browsers the client build targets (es2022): globalThis
+// instead of its probe for window, global and self. Same globals set, a tenth of a KiB less gzip.
+const DEBUG_ID_SNIPPET = `!function(){try{var e=globalThis,n=new e.Error().stack;n&&((e._sentryDebugIds||={})[n]="${PLACEHOLDER}",e._sentryDebugIdIdentifier="sentry-dbid-${PLACEHOLDER}")}catch{}}();`;
 
 /**
  * The upstream stub holds a random UUID, so the entry's content hash changed on every build
@@ -72,7 +75,7 @@ function contentDebugIds(build) {
   build.onResolve({ filter: STUB }, (args) => ({ path: args.path, namespace: STUB_NAMESPACE, sideEffects: true }));
   build.onLoad({ filter: STUB, namespace: STUB_NAMESPACE }, () => ({
     loader: "js",
-    contents: getDebugIdSnippet(PLACEHOLDER).code(),
+    contents: DEBUG_ID_SNIPPET,
   }));
   build.onEnd(async (result) => {
     if (!result.metafile || build.initialOptions.write === false) return;
