@@ -89,15 +89,15 @@ function queryTaken(routes: AppRoutes, leaf: RouteMatch, querystring: string): b
 }
 
 /**
- * The cache key and tags of a GET or HEAD for a page that declares `cache`; undefined for any
- * other request, for a query its schema refuses (the page answers that itself), and for tags
+ * The cache key and tags of a page read (a plan `fromStorage`) for a page that declares `cache`;
+ * undefined for a page without it, for a query its schema refuses (the page answers that itself), and for tags
  * its `cache.tags` could not give (`onBadTags` is told). The key holds everything the render
  * reads of the request but its headers: the origin (a page may read `url.origin`), the path and
  * the raw query exactly as the page sees them; a data request's key also names the routes it asked for.
  */
 export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppRoutes, build: string, onBadTags?: BadCacheTags): CachePlan | undefined {
-  // A read the switch let through is a GET or a HEAD (anything else was refused 405).
-  if (request.op !== "read" || request.format === "resource" || !request.matched) return undefined;
+  // Asked only for a page read (a plan `fromStorage`): a GET or HEAD of a document or a data answer.
+  if (!request.matched) return undefined;
   if (request.format === "data" && !request.requested?.ok) return undefined;
   const { matches } = request.matched;
   const policy = cachePolicyOf(routes, matches);
@@ -119,5 +119,6 @@ export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppR
   // The build first, then `|` (the Redis store scopes its bookkeeping by it); the rest joined by
   // line feeds, which no request target holds, so no path or query can pass for another's.
   const key = `${build}|${request.format}\n${requestOrigin(ctx) ?? ""}\n${request.pagePath}\n${querystring}\n${requested}`;
-  return { kind: request.format, key, tags: [...tags, pathTag(request.pagePath)], policy };
+  // A page read is a document or a data answer, never a resource route's.
+  return { kind: request.format as CachePlan["kind"], key, tags: [...tags, pathTag(request.pagePath)], policy };
 }

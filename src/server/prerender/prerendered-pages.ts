@@ -86,7 +86,7 @@ export function servedPrerendered(build: PrerenderedBuild, config: RuntimeConfig
 }
 
 /**
- * Answers a page read (GET, HEAD, document or data request) of a prerendered URL from the build,
+ * Answers a page read (a plan `fromStorage`: GET or HEAD, document or data request) of a prerendered URL from the build,
  * without running any loader; true when it did. A page whose document could not take this
  * server's config is left to render. Another spelling of its path that the router matches alike
  * (`/x/`, `//x`, `/x/%61`) is found too: a document request is redirected (308) to the page's own
@@ -94,8 +94,6 @@ export function servedPrerendered(build: PrerenderedBuild, config: RuntimeConfig
  */
 export function prerenderedAnswers(byPath: ServedPrerendered): (ctx: Context, request: ClassifiedRequest) => boolean {
   return (ctx, request) => {
-    // A read the switch let through is a GET or a HEAD (anything else was refused 405).
-    if (request.op !== "read" || request.format === "resource") return false;
     const { pagePath } = request;
     const page = byPath.get(pathSpelling(pagePath));
     // The pattern too: a diagnostics page is matched (so served) only while they are enabled.

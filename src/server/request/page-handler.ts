@@ -60,63 +60,68 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     options.warn?.({ route, err: error }, "page cache: the page's cache.tags gave no valid tags; it renders uncached");
   };
 
-  const handle = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
-    if (plan.refuse(ctx, request, write.build)) return;
+  /** A page read the build or the page cache may answer: answered from there when it can be, rendered otherwise. */
+  const answerFromStorage = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
     if (options.prerendered?.(ctx, request)) {
-      named(ctx, request, options);
+      nameRoute(ctx, request, options);
       return;
     }
-    if (pageCache && !isCanonicalPath(request.pagePath) && kept(request, options)) {
-      named(ctx, request, options);
+    if (pageCache && !isCanonicalPath(request.pagePath) && keptDocument(request, options)) {
+      nameRoute(ctx, request, options);
       return redirectToCanonical(ctx, request.pagePath);
     }
     const cached = pageCache && cachePlan(ctx, request, options.routes, write.build, onBadTags);
-    if (cached) {
-      // Named before the lookup: a kept answer is logged and measured under its pattern too.
-      const report = named(ctx, request, options);
-      return pageCache.serve(ctx, cached, async (target) => {
-        // The request's own render, or a background refresh on a detached context.
-        const scope = target === ctx ? beginRequest(ctx, request, report, options) : begin(target, request, options);
-        await run(target, request, plan, scope, write);
-        // Kept only if it depended on nobody's cookies or session and came out whole.
-        return !scope.context.personal && !scope.partial;
-      });
-    }
-    return run(ctx, request, plan, begin(ctx, request, options), write, resolved);
+    if (!cached) return resolveAndWrite(ctx, request, plan, beginNamedRequest(ctx, request, options), write, resolved);
+    // Named before the lookup: a kept answer is logged and measured under its pattern too.
+    const report = nameRoute(ctx, request, options);
+    return pageCache.serve(ctx, cached, async (target) => {
+      // The request's own render, or a background refresh on a detached context.
+      const scope = target === ctx ? beginRequest(ctx, request, report, options) : beginNamedRequest(target, request, options);
+      await resolveAndWrite(target, request, plan, scope, write);
+      // Kept only if it depended on nobody's cookies or session and came out whole.
+      return !scope.context.personal && !scope.partial;
+    });
+  };
+
+  /** The request past its guards: refused, answered from storage, or resolved and written by the plan. */
+  const answerRequest = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan): MaybePromise<void> => {
+    if (plan.refuse(ctx, request, write.build)) return;
+    if (plan.fromStorage) return answerFromStorage(ctx, request, plan);
+    return resolveAndWrite(ctx, request, plan, beginNamedRequest(ctx, request, options), write, resolved);
   };
 
   return (ctx) => {
     const request = classify(ctx, options);
     const plan = choosePlan(request);
-    if (!plan.guarded) return handle(ctx, request, plan);
-    return refusedByGuards(ctx, request, guards, options.routes).then((refused) => (refused ? undefined : handle(ctx, request, plan)));
+    if (!plan.guarded) return answerRequest(ctx, request, plan);
+    return refusedByGuards(ctx, request, plan, guards, options.routes).then((refused) => (refused ? undefined : answerRequest(ctx, request, plan)));
   };
 }
 
-/** Whether the request reads the document of a page the cache keeps (a GET or HEAD: the switch let no other read through). */
-function kept(request: ClassifiedRequest, options: PageHandlerOptions): boolean {
-  return request.op === "read" && request.format === "document" && request.matched !== null && cachePolicyOf(options.routes, request.matched.matches) !== undefined;
+/** Whether a page read (the plan said so) is for the document of a page the cache keeps. */
+function keptDocument(request: ClassifiedRequest, options: PageHandlerOptions): boolean {
+  return request.format === "document" && request.matched !== null && cachePolicyOf(options.routes, request.matched.matches) !== undefined;
 }
 
 /** Names the request and builds its scope (the request context, error reporting). */
-function begin(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestScope {
-  return beginRequest(ctx, request, named(ctx, request, options), options);
+function beginNamedRequest(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestScope {
+  return beginRequest(ctx, request, nameRoute(ctx, request, options), options);
 }
 
 /** Names the request by the pattern it matched (log, metrics, transaction); returns its error reporting. */
-function named(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestReport | undefined {
+function nameRoute(ctx: Context, request: ClassifiedRequest, options: PageHandlerOptions): RequestReport | undefined {
   const report = options.monitoring?.forRequest(ctx.req);
   labelRoute(ctx, report, request.matched?.pattern ?? NOT_FOUND_ROUTE);
   return report;
 }
 
 /** Resolves the request by the plan's resolver and writes its answer with the plan's writer. */
-function run(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, write: WriteOptions, resolved?: ResolvedOutcomes): MaybePromise<void> {
+function resolveAndWrite(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, write: WriteOptions, resolved?: ResolvedOutcomes): MaybePromise<void> {
   const outcome = resolved?.get(request.pagePath) ?? resolve(request, scope, plan.resolver);
   resolved?.set(request.pagePath, outcome);
   // Without a closure on the usual, synchronous path.
-  if (outcome instanceof Promise) return outcome.then((resolved) => answer(ctx, request, plan, scope, resolved, write));
-  return answer(ctx, request, plan, scope, outcome, write);
+  if (outcome instanceof Promise) return outcome.then((resolved) => writeOutcome(ctx, request, plan, scope, resolved, write));
+  return writeOutcome(ctx, request, plan, scope, outcome, write);
 }
 
 /** Names the request by route pattern: log, metrics, transaction. */
@@ -125,7 +130,8 @@ function labelRoute(ctx: Context, report: RequestReport | undefined, pattern: st
   report?.nameRoute(ctx.method, pattern);
 }
 
-function answer(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): MaybePromise<void> {
+/** Commits the session, then writes the outcome with the plan's writer (the 503 instead, if the session could not be saved). */
+function writeOutcome(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, outcome: RouteOutcome, write: WriteOptions): MaybePromise<void> {
   // A notFound() made a matched request the not-found page: named so, for reporting as for the visitor.
   if (request.matched && outcome.type === "state" && outcome.state.pattern === NOT_FOUND_ROUTE) labelRoute(ctx, scope.report, NOT_FOUND_ROUTE);
   // Before any header is sent; no promise for a request that never used the session (most).
@@ -133,7 +139,7 @@ function answer(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, sc
   if (committed) {
     return committed.then(
       () => plan.write(ctx, outcome, scope, write),
-      (error: unknown) => answerUnsaved(ctx, request, plan, scope, error, write),
+      (error: unknown) => writeUnsaved(ctx, request, plan, scope, error, write),
     );
   }
   return plan.write(ctx, outcome, scope, write);
@@ -143,7 +149,7 @@ function answer(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, sc
  * A session its store could not take: the request's answer is the 503 a session read would have
  * been (the error page, a data answer's status, a resource's JSON); the app's error listener warns once.
  */
-async function answerUnsaved(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, error: unknown, write: WriteOptions): Promise<void> {
+async function writeUnsaved(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, scope: RequestScope, error: unknown, write: WriteOptions): Promise<void> {
   if (!(error instanceof SessionStoreUnavailableError)) throw error;
   ctx.app.emit("error", error, ctx);
   return plan.write(ctx, await plan.unsaved(request, scope), scope, write);

@@ -6,7 +6,7 @@ import { answerResourceRoute } from "#src/server/render/resource-answer";
 import { classify } from "#src/server/request/core/classify";
 import { type ActionGuards, refusedByGuards } from "#src/server/request/guards";
 import { choosePlan } from "#src/server/request/pipeline-switch";
-import { refuseData, refuseMethod } from "#src/server/request/refusals";
+import { refuseData, refuseDataNotTaken, refuseMethod, refuseNothing } from "#src/server/request/refusals";
 import { resolveAction, resolveLoaders, resolveResource } from "#src/server/request/core/resolve";
 import { pipelineRoutes, requestAt, uploads } from "./pipeline-routes";
 
@@ -15,22 +15,26 @@ const planFor = (method: string, url: string) => choosePlan(classify(requestAt(m
 
 describe("choosePlan: the one switch", () => {
   it.each([
-    // method, url, guarded, resolver, writer, refusal
-    ["GET", "/form", false, resolveLoaders, writeDocument, refuseMethod],
-    ["HEAD", "/form", false, resolveLoaders, writeDocument, refuseMethod],
-    ["OPTIONS", "/form", false, resolveLoaders, writeDocument, refuseMethod],
-    ["POST", "/form", true, resolveAction, writeDocument, refuseMethod],
-    ["POST", "/plain", true, resolveLoaders, writeDocument, refuseMethod],
-    ["POST", "/nowhere", true, resolveLoaders, writeDocument, refuseMethod],
-    ["GET", "/__data/form", false, resolveLoaders, answerData, refuseData],
-    ["POST", "/__data/form", true, resolveAction, answerData, refuseData],
-    ["POST", "/__data/plain", true, resolveLoaders, answerData, refuseData],
-    ["GET", "/api", false, resolveResource, answerResourceRoute, refuseMethod],
-    ["HEAD", "/items", false, resolveResource, answerResourceRoute, refuseMethod],
-    ["POST", "/api", true, resolveResource, answerResourceRoute, refuseMethod],
-    ["PUT", "/items", true, resolveResource, answerResourceRoute, refuseMethod],
-  ] as const)("%s %s: guarded %s, its resolver, writer and refusal", (method, url, guarded, resolver, write, refuse) => {
+    // method, url, guarded, resolver, writer, refusal, taken (its body read), from storage (build or page cache)
+    ["GET", "/form", false, resolveLoaders, writeDocument, refuseNothing, false, true],
+    ["HEAD", "/form", false, resolveLoaders, writeDocument, refuseNothing, false, true],
+    ["OPTIONS", "/form", false, resolveLoaders, writeDocument, refuseMethod, false, false],
+    ["POST", "/form", true, resolveAction, writeDocument, refuseNothing, true, false],
+    ["POST", "/plain", true, resolveLoaders, writeDocument, refuseMethod, false, false],
+    ["POST", "/nowhere", true, resolveLoaders, writeDocument, refuseNothing, false, false],
+    ["GET", "/__data/form", false, resolveLoaders, answerData, refuseData, false, true],
+    ["POST", "/__data/form", true, resolveAction, answerData, refuseData, true, false],
+    ["POST", "/__data/plain", true, resolveLoaders, answerData, refuseDataNotTaken, false, false],
+    ["POST", "/__data/nowhere", true, resolveLoaders, answerData, refuseData, false, false],
+    ["GET", "/api", false, resolveResource, answerResourceRoute, refuseNothing, false, false],
+    ["HEAD", "/items", false, resolveResource, answerResourceRoute, refuseNothing, false, false],
+    ["POST", "/api", true, resolveResource, answerResourceRoute, refuseNothing, true, false],
+    ["PUT", "/items", true, resolveResource, answerResourceRoute, refuseNothing, true, false],
+    ["DELETE", "/items", true, resolveResource, answerResourceRoute, refuseMethod, false, false],
+  ] as const)("%s %s: guarded %s, its resolver, writer and refusal, whether a handler takes it and storage may answer it", (method, url, guarded, resolver, write, refuse, taken, fromStorage) => {
     const plan = planFor(method, url);
+    expect(plan.taken).toBe(taken);
+    expect(plan.fromStorage).toBe(fromStorage);
     expect(plan.guarded).toBe(guarded);
     expect(plan.resolver).toBe(resolver);
     expect(plan.write).toBe(write);
@@ -49,7 +53,7 @@ describe("refuseMethod: the 405 a classification leads to", () => {
     const headers: Record<string, string> = {};
     const ctx = { ...requestAt(method, url), set: (name: string, value: string) => (headers[name] = value), req: { complete: true } } as unknown as Context;
     const request = classify(ctx, { routes, diagnostics: false });
-    return { refusedIt: refuseMethod(ctx, request, "build"), allow: headers.Allow, status: (ctx as { status?: number }).status };
+    return { refusedIt: choosePlan(request).refuse(ctx, request, "build"), allow: headers.Allow, status: (ctx as { status?: number }).status };
   };
 
   it("refuses a method the route does not take, naming those it does", () => {
@@ -78,7 +82,8 @@ describe("refusedByGuards: an action op's CSRF, then its body", () => {
       },
     };
     const ctx = requestAt(method, url);
-    const refused = await refusedByGuards(ctx, classify(ctx, { routes, diagnostics: false }), guards, routes);
+    const request = classify(ctx, { routes, diagnostics: false });
+    const refused = await refusedByGuards(ctx, request, choosePlan(request), guards, routes);
     return { refused, calls };
   };
 

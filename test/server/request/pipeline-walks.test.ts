@@ -1,8 +1,10 @@
 import { Session } from "node:inspector/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadPrerendered } from "#src/server/prerender/prerendered-pages";
 import { revalidateTag } from "#src/server/routing/revalidation";
 import { createTunnel, type Tunnel } from "#src/server/tunnel/index";
 import { BUILD_HEADER } from "#src/shared/routing/data-request";
+import { fixtureBuild } from "../../support/builds";
 import { type FakeIngest, startFakeIngest } from "../../support/fake-ingest";
 import { type ClientResponse, send } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
@@ -29,13 +31,14 @@ const crossed = new Map<string, WalkMeasure>();
  * inside. A change that moves them updates the guide.
  */
 const STATED: Record<string, { files: number; reentries: number; intoPagePath: number; callbacks: number }> = {
-  "document GET /": { files: 36, reentries: 5, intoPagePath: 2, callbacks: 0 },
-  "data GET /__data/": { files: 29, reentries: 3, intoPagePath: 0, callbacks: 0 },
+  "document GET /": { files: 37, reentries: 5, intoPagePath: 2, callbacks: 0 },
+  "data GET /__data/": { files: 30, reentries: 3, intoPagePath: 0, callbacks: 0 },
   "action POST /diagnostics/form": { files: 36, reentries: 3, intoPagePath: 0, callbacks: 0 },
   "resource GET /diagnostics/api/echo": { files: 26, reentries: 3, intoPagePath: 0, callbacks: 1 },
-  "cached page GET, a miss": { files: 38, reentries: 12, intoPagePath: 6, callbacks: 1 },
-  "cached page GET, a hit": { files: 23, reentries: 3, intoPagePath: 0, callbacks: 1 },
-  "tunnel POST /monitoring": { files: 19, reentries: 1, intoPagePath: 0, callbacks: 0 },
+  "cached page GET, a miss": { files: 39, reentries: 12, intoPagePath: 6, callbacks: 1 },
+  "cached page GET, a hit": { files: 24, reentries: 3, intoPagePath: 0, callbacks: 1 },
+  "prerendered GET /diagnostics/prerendered": { files: 9, reentries: 0, intoPagePath: 0, callbacks: 0 },
+  "tunnel POST /monitoring": { files: 20, reentries: 1, intoPagePath: 0, callbacks: 0 },
 };
 /** The page path's own folders; the rest (http/, routing/, …) are helpers several stages share. */
 const PAGE_PATH = /-> (request|render|page-cache|prerender)\//;
@@ -53,7 +56,7 @@ beforeAll(async () => {
   ingest = await startFakeIngest();
   const dsn = `http://abc123@127.0.0.1:${ingest.port}/42`;
   tunnel = createTunnel({ path: "/monitoring", allowedDsns: [dsn], maxBytes: 1024 * 1024, rateLimitPerMinute: 0, connectTimeoutMs: 1_000, headersTimeoutMs: 2_000 });
-  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true", SENTRY_TUNNEL_PATH: "/monitoring" }, { tunnel });
+  app = await startTestApp({ ENABLE_DIAGNOSTIC_ROUTES: "true", SENTRY_TUNNEL_PATH: "/monitoring" }, { tunnel, prerendered: loadPrerendered(fixtureBuild()) });
   await tracer.start();
 });
 
@@ -121,6 +124,13 @@ describe("the page pipeline's walks", () => {
     expect(files).toEqual(expect.arrayContaining(["page-cache/cache-plan.ts", "page-cache/page-cache.ts", "page-cache/stored-page.ts"]));
     expect(files).not.toContain("request/core/resolve.ts");
     expect(files).not.toContain("render/document-writer.ts");
+  });
+
+  it("a prerendered page is answered from the build before Koa, without the page path", async () => {
+    const { files, status } = await walk("prerendered GET /diagnostics/prerendered", () => send(port(), "/diagnostics/prerendered", { method: "GET" }));
+    expect(status).toBe(200);
+    expect(files).toEqual(expect.arrayContaining(["http/fixed-answers.ts", "prerender/prerendered-pages.ts"]));
+    expect(files.filter((file) => file.startsWith("request/") || file.startsWith("render/"))).toEqual([]);
   });
 
   it("a tunnel POST never reaches the page pipeline", async () => {

@@ -4,7 +4,7 @@ import type { MatchedRoutes } from "../../../shared/routing/route-table";
 import { isSafeMethod } from "../../http/methods";
 import type { AppRoutes } from "../../routing/app-routes";
 import { type RequestedRoutes, takeRequestedRoutes } from "./requested-routes";
-import { type RouteHandler, type RouteKind, routeKind } from "./route-kind";
+import { type MethodHandler, type RouteKind, routeKind } from "./route-kind";
 
 /**
  * What the answer is written as: the HTML document (a page, or the not-found page), a client
@@ -24,11 +24,8 @@ export interface ClassifiedRequest {
   matched: MatchedRoutes | null;
   /** What the chain's deepest route is and which methods it takes (a 405's Allow). */
   route: RouteKind;
-  /**
-   * The code this method runs: the action or a resource route's handler; undefined for a page
-   * read (loaders only); null when the route does not take the method (405).
-   */
-  handler: RouteHandler | undefined | null;
+  /** The code this method runs: the action or a resource route's handler, LOADERS_ONLY, or NOT_TAKEN (405). */
+  handler: MethodHandler;
   /** A data request's `_routes` (taken out of its query); undefined for the other formats. */
   requested: RequestedRoutes | undefined;
 }

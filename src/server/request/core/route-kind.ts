@@ -7,15 +7,20 @@ import { exportedMethods } from "../../routing/resource-methods";
 
 export type RouteHandler = (context: RequestContext) => unknown;
 
+/** A method that runs a page's loaders only (a page read, or a POST no action takes). */
+export const LOADERS_ONLY = "loaders only";
+/** A method the route does not take: a 405 with the methods it does. */
+export const NOT_TAKEN = "not taken";
+
+/** The code one method runs on a route: its handler (an action, a resource route's), its loaders only, or nothing. */
+export type MethodHandler = RouteHandler | typeof LOADERS_ONLY | typeof NOT_TAKEN;
+
 /** What answers a matched chain, by method. */
 export interface RouteKind {
   /** A resource route: a server-only module without a component, answering with data or a Response. */
   resource: boolean;
-  /**
-   * The code a method runs: undefined for a page read (its loaders only), the action or a
-   * resource route's handler, or null when the route does not take the method (405).
-   */
-  handlerFor(method: string): RouteHandler | undefined | null;
+  /** The code a method runs: the action or a resource route's handler, LOADERS_ONLY, or NOT_TAKEN (405). */
+  handlerFor(method: string): MethodHandler;
   /** The methods it takes, for a 405's Allow. */
   allow: string;
 }
@@ -23,23 +28,16 @@ export interface RouteKind {
 /** What a resource route's action takes unless it says otherwise (`actionMethods`). */
 const RESOURCE_ACTION_METHODS = ["POST", "PUT", "PATCH", "DELETE"] as const;
 
-/** A table's entry for a method that runs a page's loaders only. */
-const LOADERS = "loaders";
-type HandlerTable = Map<string, RouteHandler | typeof LOADERS>;
+type HandlerTable = Map<string, RouteHandler | typeof LOADERS_ONLY>;
 
-/**
- * A table looked up once per request, so a request runs no method test here: a method in it
- * runs its handler or the loaders only (undefined); a method missing from it is not taken (null, a 405).
- */
+/** A table looked up once per request, so a request runs no method test here: a method missing from it is not taken. */
 const lookup =
   (table: HandlerTable): RouteKind["handlerFor"] =>
-  (method) => {
-    const entry = table.get(method);
-    return entry === undefined ? null : entry === LOADERS ? undefined : entry;
-  };
+  (method) =>
+    table.get(method) ?? NOT_TAKEN;
 
 /** GET and HEAD (HEAD asks what GET would answer) run `read`, or are not taken when it is null. */
-function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS | null): HandlerTable {
+function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS_ONLY | null): HandlerTable {
   for (const method of READ_METHODS) {
     if (read === null) table.delete(method);
     else table.set(method, read);
@@ -48,13 +46,13 @@ function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS | nu
 }
 
 /** The not-found page: its loaders for a read, and for a POST (no action takes it). */
-const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS]]), LOADERS)), allow: "GET, HEAD" };
+const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS_ONLY]]), LOADERS_ONLY)), allow: "GET, HEAD" };
 
 function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   const action = leaf?.action;
   return {
     resource: false,
-    handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), LOADERS)),
+    handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), LOADERS_ONLY)),
     allow: action ? "GET, HEAD, POST" : "GET, HEAD",
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classify } from "#src/server/request/core/classify";
+import { LOADERS_ONLY, NOT_TAKEN } from "#src/server/request/core/route-kind";
 import { action, GET, load, pipelineRoutes, requestAt } from "../pipeline-routes";
 
 const routes = pipelineRoutes();
@@ -21,8 +22,8 @@ describe("classify: format × op", () => {
     expect(classified(method, url)).toMatchObject({ format, op });
   });
 
-  it("names the code each method runs: loaders only (undefined), the action or a resource handler", () => {
-    expect(classified("GET", "/form").handler).toBeUndefined();
+  it("names the code each method runs: loaders only, the action or a resource handler", () => {
+    expect(classified("GET", "/form").handler).toBe(LOADERS_ONLY);
     expect(classified("POST", "/form").handler).toBe(action);
     expect(classified("POST", "/__data/form").handler).toBe(action);
     expect(classified("GET", "/api").handler).toBe(load);
@@ -31,20 +32,20 @@ describe("classify: format × op", () => {
   });
 
   it("runs GET's code for a HEAD, on a page and on a resource route", () => {
-    expect(classified("HEAD", "/form").handler).toBeUndefined();
+    expect(classified("HEAD", "/form").handler).toBe(LOADERS_ONLY);
     expect(classified("HEAD", "/api").handler).toBe(load);
     expect(classified("HEAD", "/items").handler).toBe(GET);
   });
 
-  it("marks a method the route does not take (405) with a null handler and the methods it does", () => {
-    expect(classified("POST", "/plain")).toMatchObject({ handler: null, route: { allow: "GET, HEAD" } });
-    expect(classified("OPTIONS", "/form")).toMatchObject({ handler: null, route: { allow: "GET, HEAD, POST" } });
-    expect(classified("DELETE", "/items")).toMatchObject({ handler: null, route: { allow: "GET, HEAD, PUT" } });
+  it("marks a method the route does not take (405) as not taken, with the methods it does", () => {
+    expect(classified("POST", "/plain")).toMatchObject({ handler: NOT_TAKEN, route: { allow: "GET, HEAD" } });
+    expect(classified("OPTIONS", "/form")).toMatchObject({ handler: NOT_TAKEN, route: { allow: "GET, HEAD, POST" } });
+    expect(classified("DELETE", "/items")).toMatchObject({ handler: NOT_TAKEN, route: { allow: "GET, HEAD, PUT" } });
   });
 
   it("answers an unmatched path with the not-found page, which a POST sees too (no action)", () => {
-    expect(classified("GET", "/nowhere")).toMatchObject({ format: "document", op: "read", matched: null, handler: undefined });
-    expect(classified("POST", "/nowhere")).toMatchObject({ format: "document", op: "action", matched: null, handler: undefined });
+    expect(classified("GET", "/nowhere")).toMatchObject({ format: "document", op: "read", matched: null, handler: LOADERS_ONLY });
+    expect(classified("POST", "/nowhere")).toMatchObject({ format: "document", op: "action", matched: null, handler: LOADERS_ONLY });
   });
 
   it("takes a data request's page path from behind its prefix, and its `_routes` out of its query", () => {
