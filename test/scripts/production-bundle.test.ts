@@ -65,10 +65,24 @@ describe("the production client build's chunks", () => {
     ["<Form>'s submission", "multipart/form-data"],
     ["useBeforeUnload", "beforeunload"],
     ["the deferred values' decoder", "OutpostDeferredError"],
+    // page-landing.ts (decision 0112): fetched as the first page request starts.
+    ["a commit's history entry", "pushState"],
+    ["the next page's stylesheet prefetches", "[rel=stylesheet],[as=style]"],
   ])("leaves out %s, which only lazily loaded code uses", (_what, text) => {
     const app = readFileSync(path.join(DIST, "client", manifest.files[manifest.entry.modulePreloads[0] as string] as string), "utf8");
     expect(app).not.toContain(text);
     expect(clientScripts().some(({ code }) => code.includes(text))).toBe(true);
+  });
+
+  // Decision 0112: React's licence headers are a file beside the chunk, which names it.
+  it("links React's licence from that chunk to a served file instead of inlining it", () => {
+    const url = manifest.entry.modulePreloads[0] as string;
+    const app = readFileSync(path.join(DIST, "client", manifest.files[url] as string), "utf8");
+    expect(app).not.toContain("@license React");
+    expect(app).toContain(`For license information please see ${url}.LEGAL.txt`);
+    const legal = manifest.files[`${url}.LEGAL.txt`];
+    expect(legal).toBeDefined();
+    expect(readFileSync(path.join(DIST, "client", legal as string), "utf8")).toContain("@license React");
   });
 
   it("gives that chunk the debug id Sentry symbolicates its frames with", () => {
