@@ -73,6 +73,12 @@ describe.skipIf(!redisAvailable)("a stored Redis session the store cannot use", 
     await readsAsEmpty(session, /not JSON/, "secret-admin");
   });
 
+  it("reads a value Redis' JSON decoder takes but JSON does not (NaN) as an empty session", async () => {
+    const session = await visited();
+    await client().hset(session.key, "v:secret-nan", "NaN");
+    await readsAsEmpty(session, /not JSON/, "secret-nan");
+  });
+
   it("reads a key that is no session hash (a plain string) as an empty session", async () => {
     const session = await visited();
     await client().set(session.key, "secret garbage");
