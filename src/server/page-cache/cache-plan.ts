@@ -1,12 +1,12 @@
 import type { Context } from "koa";
 import type { PageCachePolicy } from "../../shared/routing/module";
+import type { SearchSchema } from "../../shared/routing/search-schema";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import { safeDecode, splitPath } from "../../shared/routing/match";
 import { requestOrigin } from "../http/request-target";
 import { parseSearch } from "../routing/search-params";
 import type { ClassifiedRequest } from "../request/core/classify";
-import type { AppRoutes } from "../routing/app-routes";
 
 /** Where one request's answer is kept, and under which tags. */
 export interface CachePlan {
@@ -51,21 +51,9 @@ export function pathTag(path: string): string {
   return `path:${pathSpelling(path)}`;
 }
 
-/** The leaf page's cache declaration, if any. */
-export function cachePolicyOf(routes: AppRoutes, matches: readonly RouteMatch[]): PageCachePolicy | undefined {
-  const leaf = matches[matches.length - 1];
-  return leaf ? routes.serverHalf(leaf.id)?.cache : undefined;
-}
-
-/** `Cache-Control` for a declared page, so a CDN in front keeps it as long as the server does. */
-export function declaredCacheControl({ maxAge, staleWhileRevalidate = 0 }: PageCachePolicy): string {
-  return `public, s-maxage=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`;
-}
-
 /** The page's declared tags, checked; throws what is wrong with them. */
-function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, routes: AppRoutes, querystring: string): readonly string[] {
+function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, schema: SearchSchema | undefined, querystring: string): readonly string[] {
   if (typeof policy.tags !== "function") return policy.tags ?? [];
-  const schema = routes.serverHalf(leaf.id)?.searchParams;
   const query = new URLSearchParams(querystring);
   // A query the schema refuses throws here too: cachePlan tells it apart. Without a schema, the whole query, sorted.
   if (!schema) query.sort();
@@ -77,8 +65,7 @@ function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, routes: AppRout
 }
 
 /** Whether the page's schema takes the query (a page answers a refused one itself, uncached). */
-function queryTaken(routes: AppRoutes, leaf: RouteMatch, querystring: string): boolean {
-  const schema = routes.serverHalf(leaf.id)?.searchParams;
+function queryTaken(leaf: RouteMatch, schema: SearchSchema | undefined, querystring: string): boolean {
   if (!schema) return true;
   try {
     parseSearch(schema, new URLSearchParams(querystring), leaf.id);
@@ -95,24 +82,26 @@ function queryTaken(routes: AppRoutes, leaf: RouteMatch, querystring: string): b
  * reads of the request but its headers: the origin (a page may read `url.origin`), the path and
  * the raw query exactly as the page sees them; a data request's key also names the routes it asked for.
  */
-export function cachePlan(ctx: Context, request: ClassifiedRequest, routes: AppRoutes, build: string, onBadTags?: BadCacheTags): CachePlan | undefined {
+export function cachePlan(ctx: Context, request: ClassifiedRequest, build: string, onBadTags?: BadCacheTags): CachePlan | undefined {
   // Asked only for a page read (a plan `fromStorage`): a GET or HEAD of a document or a data answer.
   if (!request.matched) return undefined;
   if (request.format === "data" && !request.requested?.ok) return undefined;
-  const { matches } = request.matched;
-  const policy = cachePolicyOf(routes, matches);
+  const { server } = request.route;
+  const policy = server?.cache;
   if (!policy) return undefined;
+  const { matches } = request.matched;
   const leaf = matches[matches.length - 1] as RouteMatch;
+  const schema = server.searchParams;
   const { querystring } = ctx;
   let tags: readonly string[];
   try {
-    tags = declaredTags(policy, leaf, routes, querystring);
+    tags = declaredTags(policy, leaf, schema, querystring);
   } catch (error) {
     // The schema refused the query: the page shows the 400 itself. Anything else is the declaration's fault.
-    if (queryTaken(routes, leaf, querystring)) onBadTags?.(ctx, request.matched.pattern, error);
+    if (queryTaken(leaf, schema, querystring)) onBadTags?.(ctx, request.matched.pattern, error);
     return undefined;
   }
-  if (typeof policy.tags !== "function" && !queryTaken(routes, leaf, querystring)) return undefined;
+  if (typeof policy.tags !== "function" && !queryTaken(leaf, schema, querystring)) return undefined;
   // Every route (`*`) is not none (`=`, a client whose routes all kept their data): one key would answer one with the other.
   const only = request.requested?.ok ? request.requested.only : undefined;
   const requested = request.format !== "data" ? "" : only ? `=${[...only].sort().join(",")}` : "*";

@@ -2,23 +2,36 @@ import { hash } from "node:crypto";
 import { type Writable, Writable as WritableStream } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { Context } from "koa";
-import type { ServerRouteModule } from "../../shared/routing/module";
+import type { PageCachePolicy, ServerRouteModule } from "../../shared/routing/module";
+import type { RouteMatch } from "../../shared/routing/route-table";
 import type { RouteState } from "../../shared/routing/route-state";
 import type { AppRoutes } from "../routing/app-routes";
-import { cachePolicyOf, declaredCacheControl } from "../page-cache/cache-plan";
 
-/** The chain's `headers` exports merged root to leaf (a deeper route wins), for the routes that render. */
+/** `Cache-Control` for a declared page, so a CDN in front keeps it as long as the server does. */
+function declaredCacheControl({ maxAge, staleWhileRevalidate = 0 }: PageCachePolicy): string {
+  return `public, s-maxage=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`;
+}
+
+/**
+ * The chain's `headers` exports merged root to leaf (a deeper route wins), for the routes that
+ * render; a page that declares `cache` (its leaf, read in the same walk) decides its Cache-Control.
+ */
 export function routeHeaders(routes: AppRoutes, state: Omit<RouteState, "styles">): Record<string, string> | undefined {
   let merged: Record<string, string> | undefined;
-  for (const match of state.matches) {
-    const headers: ServerRouteModule["headers"] = routes.serverHalf(match.id)?.headers;
+  let policy: PageCachePolicy | undefined;
+  const leaf = state.matches.length - 1;
+  for (let depth = 0; depth <= leaf; depth++) {
+    const match = state.matches[depth] as RouteMatch;
+    const server = routes.serverHalf(match.id);
+    const headers: ServerRouteModule["headers"] = server?.headers;
     if (headers) {
       const own = typeof headers === "function" ? headers({ data: state.data[match.id], params: match.params }) : headers;
       merged = { ...merged, ...own };
     }
+    // A page showing an error is kept by nobody: its own declaration does not apply.
+    if (depth === leaf && !state.error) policy = server?.cache;
     if (state.error?.boundaryId === match.id) break;
   }
-  const policy = state.error ? undefined : cachePolicyOf(routes, state.matches);
   if (!policy) return merged;
   // The page's cache declaration decides its Cache-Control, over any route's `headers`.
   const own = Object.fromEntries(Object.entries(merged ?? {}).filter(([name]) => name.toLowerCase() !== "cache-control"));

@@ -1,6 +1,5 @@
 import type { Context } from "koa";
 import type { BodyReader } from "../forms/body-parser";
-import type { AppRoutes } from "../routing/app-routes";
 import type { ClassifiedRequest } from "./core/classify";
 import type { PipelinePlan } from "./pipeline-switch";
 
@@ -17,9 +16,8 @@ export interface ActionGuards {
  * or a resource handler takes the request; otherwise it is left unread and the page answers
  * for itself (405, or the not-found page).
  */
-export async function refusedByGuards(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, guards: ActionGuards, routes: AppRoutes): Promise<boolean> {
+export async function refusedByGuards(ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, guards: ActionGuards): Promise<boolean> {
   if (guards.crossSite(ctx)) return true;
-  const leaf = request.matched?.matches[request.matched.matches.length - 1];
-  if (!plan.taken || !leaf) return false;
-  return guards.readBody(ctx, routes.serverHalf(leaf.id)?.uploads);
+  if (!plan.taken) return false;
+  return guards.readBody(ctx, request.route.server?.uploads);
 }

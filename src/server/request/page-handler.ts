@@ -4,7 +4,7 @@ import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/route-label";
 import type { RequestReport } from "../monitoring/request-monitoring";
-import { type BadCacheTags, cachePlan, cachePolicyOf, isCanonicalPath } from "../page-cache/cache-plan";
+import { type BadCacheTags, cachePlan, isCanonicalPath } from "../page-cache/cache-plan";
 import { CACHE_STATUS, type PageCache } from "../page-cache/page-cache";
 import { payloadScript } from "../render/payload-script";
 import { routeAssets } from "../render/route-assets";
@@ -66,11 +66,11 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       nameRoute(ctx, request, options);
       return;
     }
-    if (pageCache && !isCanonicalPath(request.pagePath) && keptDocument(request, options)) {
+    if (pageCache && !isCanonicalPath(request.pagePath) && keptDocument(request)) {
       nameRoute(ctx, request, options);
       return redirectToCanonical(ctx, request.pagePath);
     }
-    const cached = pageCache && cachePlan(ctx, request, options.routes, write.build, onBadTags);
+    const cached = pageCache && cachePlan(ctx, request, write.build, onBadTags);
     if (!cached) return resolveAndWrite(ctx, request, plan, beginNamedRequest(ctx, request, options), write, resolved);
     // Named before the lookup: a kept answer is logged and measured under its pattern too.
     const report = nameRoute(ctx, request, options);
@@ -94,13 +94,13 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     const request = classify(ctx, options);
     const plan = choosePlan(request);
     if (!plan.guarded) return answerRequest(ctx, request, plan);
-    return refusedByGuards(ctx, request, plan, guards, options.routes).then((refused) => (refused ? undefined : answerRequest(ctx, request, plan)));
+    return refusedByGuards(ctx, request, plan, guards).then((refused) => (refused ? undefined : answerRequest(ctx, request, plan)));
   };
 }
 
 /** Whether a page read (the plan said so) is for the document of a page the cache keeps. */
-function keptDocument(request: ClassifiedRequest, options: PageHandlerOptions): boolean {
-  return request.format === "document" && request.matched !== null && cachePolicyOf(options.routes, request.matched.matches) !== undefined;
+function keptDocument(request: ClassifiedRequest): boolean {
+  return request.format === "document" && request.matched !== null && request.route.server?.cache !== undefined;
 }
 
 /** Names the request and builds its scope (the request context, error reporting). */

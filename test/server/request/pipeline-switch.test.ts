@@ -83,7 +83,7 @@ describe("refusedByGuards: an action op's CSRF, then its body", () => {
     };
     const ctx = requestAt(method, url);
     const request = classify(ctx, { routes, diagnostics: false });
-    const refused = await refusedByGuards(ctx, request, choosePlan(request), guards, routes);
+    const refused = await refusedByGuards(ctx, request, choosePlan(request), guards);
     return { refused, calls };
   };
 

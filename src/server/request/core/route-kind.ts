@@ -23,6 +23,8 @@ export interface RouteKind {
   handlerFor(method: string): MethodHandler;
   /** The methods it takes, for a 405's Allow. */
   allow: string;
+  /** The deepest route's server half (its cache policy, search schema, upload policy), found once per route. */
+  server: ServerRouteModule | undefined;
 }
 
 /** What a resource route's action takes unless it says otherwise (`actionMethods`). */
@@ -46,7 +48,7 @@ function withReads(table: HandlerTable, read: RouteHandler | typeof LOADERS_ONLY
 }
 
 /** The not-found page: its loaders for a read, and for a POST (no action takes it). */
-const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS_ONLY]]), LOADERS_ONLY)), allow: "GET, HEAD" };
+const NO_PAGE: RouteKind = { resource: false, handlerFor: lookup(withReads(new Map([["POST", LOADERS_ONLY]]), LOADERS_ONLY)), allow: "GET, HEAD", server: undefined };
 
 function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
   const action = leaf?.action;
@@ -54,6 +56,7 @@ function pageKind(leaf: ServerRouteModule | undefined): RouteKind {
     resource: false,
     handlerFor: lookup(withReads(new Map(action ? [["POST", action]] : []), LOADERS_ONLY)),
     allow: action ? "GET, HEAD, POST" : "GET, HEAD",
+    server: leaf,
   };
 }
 
@@ -66,6 +69,7 @@ function methodsKind(leaf: ServerRouteModule, methods: readonly ResourceMethod[]
     resource: true,
     handlerFor: lookup(handlers),
     allow: methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", "),
+    server: leaf,
   };
 }
 
@@ -79,6 +83,7 @@ function resourceKind(leaf: ServerRouteModule): RouteKind {
     // Reads run the loader whatever actionMethods says.
     handlerFor: lookup(withReads(new Map(action ? actionMethods.map((method) => [method, action]) : []), load ?? null)),
     allow: [...(load ? ["GET", "HEAD"] : []), ...actionMethods].join(", "),
+    server: leaf,
   };
 }
 
