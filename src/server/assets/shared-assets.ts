@@ -31,6 +31,9 @@ export interface SharedAssetsPublisher {
   close(): void;
 }
 
+/** A failed publishing is tried again after these, then every last one, until it lands: a frozen or overloaded Redis keeps its connection, so no reconnection would ever trigger it. */
+const RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+
 /** Renewed well within the retention, and at least hourly, so assets never lapse while a replica of their build runs. */
 const refreshIntervalMs = (retentionMs: number) => Math.max(1_000, Math.min(retentionMs / 3, 3_600_000));
 
@@ -66,6 +69,8 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
 
   let running: Promise<PublishOutcome | undefined> | undefined;
   let closed = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
   let endFirstAttempt = () => {};
   const firstAttempt = new Promise<void>((resolve) => {
     endFirstAttempt = resolve;
@@ -75,6 +80,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
   const publish = () => {
     running ??= publishOnce()
       .then((outcome) => {
+        failures = 0;
         // A renewal alone (another replica of this build, or the periodic one) is routine.
         logger[outcome.published > 0 ? "info" : "debug"]({ ...outcome, totalBytes, retentionMs }, "shared assets: in Redis for the other builds' replicas");
         return outcome;
@@ -82,7 +88,14 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
       .catch((error: unknown) => {
         // Cut short by shutdown closing the connection: nothing to retry.
         if (closed) return undefined;
-        logger.warn({ code: (error as { code?: string }).code, reason: (error as Error).message }, "shared assets: publishing failed; tried again when Redis is back");
+        const delayMs = RETRY_DELAYS_MS[Math.min(failures++, RETRY_DELAYS_MS.length - 1)] as number;
+        logger.warn(
+          { code: (error as { code?: string }).code, reason: (error as Error).message, retryInMs: delayMs },
+          "shared assets: publishing failed; tried again shortly, and when Redis is back",
+        );
+        clearTimeout(retry);
+        retry = setTimeout(() => void publish(), delayMs);
+        retry.unref();
         return undefined;
       })
       .finally(() => {
@@ -104,6 +117,7 @@ export function publishSharedAssets({ redis, files, retentionMs, maxBytes, logge
     close() {
       closed = true;
       clearInterval(timer);
+      clearTimeout(retry);
       client.off("ready", onReady);
       client.off("error", endFirstAttempt);
       endFirstAttempt();
