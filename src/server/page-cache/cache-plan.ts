@@ -1,11 +1,10 @@
 import type { Context } from "koa";
 import type { PageCachePolicy } from "../../shared/routing/module";
-import type { SearchSchema } from "../../shared/routing/search-schema";
 import { checkCacheTag } from "../routing/revalidation";
 import type { RouteMatch } from "../../shared/routing/route-table";
 import { safeDecode, splitPath } from "../../shared/routing/match";
 import { requestOrigin } from "../http/request-target";
-import { parseSearch } from "../routing/search-params";
+import { type ParsedSearch, parsedSearch } from "../routing/search-params";
 import type { ClassifiedRequest } from "../request/core/classify";
 
 /** Where one request's answer is kept, and under which tags. */
@@ -51,28 +50,20 @@ export function pathTag(path: string): string {
   return `path:${pathSpelling(path)}`;
 }
 
-/** The page's declared tags, checked; throws what is wrong with them. */
-function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, schema: SearchSchema | undefined, querystring: string): readonly string[] {
+/** The page's declared tags, checked; throws what is wrong with them. `search` is the parsed query, or without a schema the whole query, sorted. */
+function declaredTags(policy: PageCachePolicy, leaf: RouteMatch, search: ParsedSearch | undefined, querystring: string): readonly string[] {
   if (typeof policy.tags !== "function") return policy.tags ?? [];
-  const query = new URLSearchParams(querystring);
-  // A query the schema refuses throws here too: cachePlan tells it apart. Without a schema, the whole query, sorted.
-  if (!schema) query.sort();
-  const search = schema ? parseSearch(schema, query, leaf.id) : query.toString();
-  const tags: unknown = policy.tags({ params: leaf.params, search });
+  const tags: unknown = policy.tags({ params: leaf.params, search: search?.ok ? search.value : sortedQuery(querystring) });
   if (!Array.isArray(tags)) throw new TypeError(`cache.tags must return a list of tags, not ${typeof tags}`);
   for (const tag of tags) checkCacheTag(tag);
   return tags as string[];
 }
 
-/** Whether the page's schema takes the query (a page answers a refused one itself, uncached). */
-function queryTaken(leaf: RouteMatch, schema: SearchSchema | undefined, querystring: string): boolean {
-  if (!schema) return true;
-  try {
-    parseSearch(schema, new URLSearchParams(querystring), leaf.id);
-    return true;
-  } catch {
-    return false;
-  }
+/** The whole query, sorted: what a page without a schema is known by. */
+function sortedQuery(querystring: string): string {
+  const query = new URLSearchParams(querystring);
+  query.sort();
+  return query.toString();
 }
 
 /**
@@ -91,17 +82,18 @@ export function cachePlan(ctx: Context, request: ClassifiedRequest, build: strin
   if (!policy) return undefined;
   const { matches } = request.matched;
   const leaf = matches[matches.length - 1] as RouteMatch;
-  const schema = server.searchParams;
   const { querystring } = ctx;
+  const schema = server.searchParams;
+  const search = schema && parsedSearch(request, schema, leaf.id, new URLSearchParams(querystring));
+  // A query the schema refuses: the page answers it (the 400) itself, uncached.
+  if (search && !search.ok) return undefined;
   let tags: readonly string[];
   try {
-    tags = declaredTags(policy, leaf, schema, querystring);
+    tags = declaredTags(policy, leaf, search, querystring);
   } catch (error) {
-    // The schema refused the query: the page shows the 400 itself. Anything else is the declaration's fault.
-    if (queryTaken(leaf, schema, querystring)) onBadTags?.(ctx, request.matched.pattern, error);
+    onBadTags?.(ctx, request.matched.pattern, error);
     return undefined;
   }
-  if (typeof policy.tags !== "function" && !queryTaken(leaf, schema, querystring)) return undefined;
   // Every route (`*`) is not none (`=`, a client whose routes all kept their data): one key would answer one with the other.
   const only = request.requested?.ok ? request.requested.only : undefined;
   const requested = request.format !== "data" ? "" : only ? `=${[...only].sort().join(",")}` : "*";

@@ -35,3 +35,17 @@ export function parseSearch(schema: SearchSchema, search: URLSearchParams, route
   }));
   throw new HttpErrorSignal(400, { issues });
 }
+
+/** The query as the page's schema took it, or what it threw (a 400 signal, a broken schema). */
+export type ParsedSearch = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** The request's query parsed by its page's schema, once and kept on the request: the cache plan asks first (its tags), the resolve reuses it. */
+export function parsedSearch(request: { search?: ParsedSearch }, schema: SearchSchema, routeId: string, query: URLSearchParams): ParsedSearch {
+  if (request.search) return request.search;
+  try {
+    request.search = { ok: true, value: parseSearch(schema, query, routeId) };
+  } catch (error) {
+    request.search = { ok: false, error };
+  }
+  return request.search;
+}

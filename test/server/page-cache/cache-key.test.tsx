@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageCacheResult } from "#src/server/page-cache/page-cache";
 import { revalidatePath } from "#src/server/routing/revalidation";
 import { route } from "#src/shared/routing/config";
+import type { SearchSchema } from "#src/shared/routing/search-schema";
 import { loadAppRoutes } from "../../support/app-routes";
 import { type ClientResponse, send } from "../../support/raw-http";
 import { startTestApp, type TestApp } from "../../support/test-app";
@@ -16,6 +17,20 @@ let port: number;
 
 const Shown = ({ data }: { data: Record<string, string> }) => <pre id="shown">{JSON.stringify(data)}</pre>;
 
+/** A query schema that counts its runs: `topic` required, one of a-z. */
+let validations = 0;
+const countedSchema: SearchSchema<{ topic: string }> = {
+  "~standard": {
+    version: 1,
+    vendor: "test",
+    validate: (value) => {
+      validations++;
+      const topic = (value as { topic?: unknown }).topic;
+      return typeof topic === "string" && /^[a-z]+$/.test(topic) ? { value: { topic } } : { issues: [{ message: "a topic is a-z", path: ["topic"] }] };
+    },
+  },
+};
+
 const routes = await loadAppRoutes({
   routes: [
     route("test/keyed", "test/keyed.tsx"),
@@ -25,6 +40,7 @@ const routes = await loadAppRoutes({
     route("test/sets-cookie", "test/sets-cookie.tsx"),
     route("test/lists-headers", "test/lists-headers.tsx"),
     route("test/spelled/:id?", "test/spelled.tsx"),
+    route("test/counted", "test/counted.tsx"),
   ],
   files: {
     "test/keyed.tsx": {
@@ -64,6 +80,14 @@ const routes = await loadAppRoutes({
       module: { default: Shown },
       server: { cache: { maxAge: 60 }, load: ({ url }) => ({ path: url.pathname, id: `${Math.random()}` }) },
     },
+    "test/counted.tsx": {
+      module: { default: Shown },
+      server: {
+        cache: { maxAge: 60, tags: ({ search }) => [`topic:${(search as { topic: string }).topic}`] },
+        searchParams: countedSchema,
+        load: ({ search }) => ({ topic: (search as { topic: string }).topic, id: `${Math.random()}` }),
+      },
+    },
   },
 });
 
@@ -94,6 +118,20 @@ describe("the key of a kept page", () => {
     const visitor = await get("/test/listing?page=1&sort=asc");
     expect(shown(visitor).next).toBe("?page=1&sort=asc&next=1");
     expect(visitor.headers["cache-status"]).toBe("outpost; fwd=miss; stored");
+  });
+});
+
+describe("a kept page's query", () => {
+  it("is parsed by its schema once per request: for its tags and for its loader alike", async () => {
+    validations = 0;
+    const miss = await get("/test/counted?topic=cats");
+    expect(miss.headers["cache-status"]).toBe("outpost; fwd=miss; stored");
+    expect(shown(miss).topic).toBe("cats");
+    expect(validations).toBe(1);
+    validations = 0;
+    const refused = await get("/test/counted?topic=C4TS");
+    expect(refused.status).toBe(400);
+    expect(validations).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@ import { pagePathOf } from "../../../shared/routing/data-request";
 import type { MatchedRoutes } from "../../../shared/routing/route-table";
 import { isSafeMethod } from "../../http/methods";
 import type { AppRoutes } from "../../routing/app-routes";
+import type { ParsedSearch } from "../../routing/search-params";
 import { type RequestedRoutes, takeRequestedRoutes } from "./requested-routes";
 import { type MethodHandler, type RouteKind, routeKind } from "./route-kind";
 
@@ -28,6 +29,8 @@ export interface ClassifiedRequest {
   handler: MethodHandler;
   /** A data request's `_routes` (taken out of its query); undefined for the other formats. */
   requested: RequestedRoutes | undefined;
+  /** The query as the page's schema took it, once parsed (parsedSearch): by the cache plan, then the resolve. */
+  search?: ParsedSearch;
 }
 
 export interface ClassifyOptions {

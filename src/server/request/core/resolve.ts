@@ -42,7 +42,7 @@ export function resolve(request: ClassifiedRequest, scope: RequestScope, resolve
   const chain = request.matched ?? routes.table.notFound();
   // Only a store that fetches sessions (Redis) may make a request wait here, and only for a chain that uses it.
   const prepared = context.prepareSession(chain.pattern);
-  const refused = readSearch(routes, chain, context);
+  const refused = readSearch(routes, chain, context, request);
   // No closure on the usual path, which prepares nothing.
   const early = prepared ? prepared.then(() => refused ?? runMiddleware(routes, chain, context)) : (refused ?? runMiddleware(routes, chain, context));
   const outcome = early instanceof Promise ? early.then((failure) => resolver(request, scope, failure)) : resolver(request, scope, early);
