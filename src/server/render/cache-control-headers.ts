@@ -38,9 +38,9 @@ export function routeHeaders(routes: AppRoutes, state: Omit<RouteState, "styles"
   return { ...own, "Cache-Control": declaredCacheControl(policy) };
 }
 
-/** Whether the page may be kept by shared caches: a `public` Cache-Control on a 200 nobody personal. */
-export function isPublicPage(headers: Record<string, string> | undefined, status: number, personal: boolean): boolean {
-  if (!headers || status !== 200 || personal) return false;
+/** Whether the route's headers let shared caches keep a page: a `public` Cache-Control on a 200 (who it is for is isShareable's question). */
+export function isPublicPage(headers: Record<string, string> | undefined, status: number): boolean {
+  if (!headers || status !== 200) return false;
   const policy = Object.entries(headers).find(([name]) => name.toLowerCase() === "cache-control")?.[1];
   return policy !== undefined && /(^|,)\s*public\s*(,|$)/i.test(policy);
 }

@@ -3,7 +3,7 @@ import { withStyles } from "../../shared/routing/route-state";
 import { applyHeaders } from "../http/response-headers";
 import { pipeResponse } from "../http/stream-response";
 import type { PageOutcome, RouteOutcome } from "../request/core/outcome";
-import type { RequestScope } from "../request/core/request-scope";
+import { isShareable, type RequestScope } from "../request/core/request-scope";
 import { deferState, skipDeferredErrors } from "./deferred/defer-values";
 import { encodeLines } from "./deferred/deferred-lines";
 import { createNonce } from "../http/nonce";
@@ -31,7 +31,7 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
   const headers = routeHeaders(options.routes, outcome.state);
   // A cookie on the answer (set by any code, through any API) makes it this visitor's: never kept, never shared.
   if (!context.personal && ctx.res.hasHeader("set-cookie")) context.personal = true;
-  const cacheable = options.prerendering === true || isPublicPage(headers, status, context.personal);
+  const cacheable = options.prerendering === true || (isPublicPage(headers, status) && isShareable(scope));
   // Whether the render reported an error (a boundary shown in place of a component, the render timed out): kept nowhere.
   let failed = false;
   const reportError = deferred ? skipDeferredErrors(onError) : onError;

@@ -15,7 +15,7 @@ import { type ActionGuards, refusedByGuards } from "./guards";
 import type { MaybePromise } from "./core/maybe-promise";
 import type { RouteOutcome } from "./core/outcome";
 import { choosePlan, type PipelinePlan, type WriteOptions } from "./pipeline-switch";
-import { beginRequest, type RequestOptions, type RequestScope } from "./core/request-scope";
+import { beginRequest, isShareable, type RequestOptions, type RequestScope } from "./core/request-scope";
 import { resolve } from "./core/resolve";
 
 export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
@@ -78,8 +78,7 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
       // The request's own render, or a background refresh on a detached context.
       const scope = target === ctx ? beginRequest(ctx, request, report, options) : beginNamedRequest(target, request, options);
       await resolveAndWrite(target, request, plan, scope, write);
-      // Kept only if it depended on nobody's cookies or session and came out whole.
-      return !scope.context.personal && !scope.partial;
+      return isShareable(scope);
     });
   };
 

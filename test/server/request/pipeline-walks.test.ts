@@ -35,7 +35,7 @@ const STATED: Record<string, { files: number; reentries: number; intoPagePath: n
   "data GET /__data/": { files: 30, reentries: 3, intoPagePath: 0, callbacks: 0 },
   "action POST /diagnostics/form": { files: 36, reentries: 3, intoPagePath: 0, callbacks: 0 },
   "resource GET /diagnostics/api/echo": { files: 26, reentries: 3, intoPagePath: 0, callbacks: 1 },
-  "cached page GET, a miss": { files: 39, reentries: 9, intoPagePath: 3, callbacks: 1 },
+  "cached page GET, a miss": { files: 39, reentries: 11, intoPagePath: 5, callbacks: 1 },
   "cached page GET, a hit": { files: 23, reentries: 3, intoPagePath: 0, callbacks: 1 },
   "prerendered GET /diagnostics/prerendered": { files: 9, reentries: 0, intoPagePath: 0, callbacks: 0 },
   "tunnel POST /monitoring": { files: 20, reentries: 1, intoPagePath: 0, callbacks: 0 },

@@ -31,6 +31,11 @@ export interface RequestScope extends ResolveOptions {
   partial: boolean;
 }
 
+/** Whether the answer may be kept for others (the page cache, a shared cache): it read nobody's cookies or session and came out whole. */
+export function isShareable({ context, partial }: RequestScope): boolean {
+  return !context.personal && !partial;
+}
+
 /** Builds the request's context, its error reporting and its URL (on first read); `report` is already named by route. */
 export function beginRequest(ctx: Context, request: ClassifiedRequest, report: RequestReport | undefined, options: RequestOptions): RequestScope {
   const { requested } = request;
