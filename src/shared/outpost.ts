@@ -35,7 +35,7 @@ export {
   type UseEventStreamOptions,
 } from "./events/use-event-stream";
 export type {
-  ActionServices,
+  RouteServices,
   CookieOptions,
   RequestContext,
   RequestCookies,

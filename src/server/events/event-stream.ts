@@ -3,7 +3,7 @@ import type { EventService } from "./event-service";
 import type { StreamConnection } from "./event-stream-sink";
 
 declare module "../../shared/routing/request" {
-  interface ActionServices {
+  interface RouteServices {
     /** Server-sent events: publishing to a channel, and the streams open on this replica. */
     events: Pick<EventService, "publish" | "open">;
   }

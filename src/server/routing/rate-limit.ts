@@ -24,7 +24,7 @@ export interface RateLimitService {
 }
 
 declare module "../../shared/routing/request" {
-  interface ActionServices {
+  interface RouteServices {
     rateLimits: RateLimitService;
   }
 }

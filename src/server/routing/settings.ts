@@ -10,7 +10,7 @@ export interface SettingsValues {
 }
 
 declare module "../../shared/routing/request" {
-  interface ActionServices {
+  interface RouteServices {
     /** The app's own settings, validated at start: read them with `settings.get(context)`. */
     settings: SettingsValues;
   }

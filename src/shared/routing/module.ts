@@ -17,7 +17,7 @@ export interface ShouldRevalidateArgs {
   defaultShouldRevalidate: boolean;
 }
 
-export type { ActionServices } from "./request";
+export type { RouteServices } from "./request";
 
 /** A literal `/…` type names a pattern of the registered table (any other type is the older form's data); else a message naming it. */
 type PatternCheck<First> = First extends `/${string}`

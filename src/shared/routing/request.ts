@@ -10,10 +10,11 @@ export interface UserFeedback {
 }
 
 /**
- * What the server offers loaders and actions besides the request. Platform modules add theirs by
+ * What the server offers route code (middleware, loaders, actions, resource routes) besides the
+ * request, as `context.services`. Platform modules add theirs by
  * declaration merging (the rate limits), so route code names no server file.
  */
-export interface ActionServices {
+export interface RouteServices {
   /** Sends user feedback to error reporting, returning its event id; absent while reporting is off (no SENTRY_DSN). */
   userFeedback?: (feedback: UserFeedback) => string;
 }
@@ -127,7 +128,7 @@ export interface RequestContext<RouteParams extends Readonly<Params> = Params, S
   session: Session;
   values: RequestValues;
   response: ResponseControl;
-  services: ActionServices;
+  services: RouteServices;
   /**
    * Sends a visitor's feedback to error reporting (Sentry user feedback, linked to `eventId`'s
    * event); false, and nothing sent, while error reporting is off (no SENTRY_DSN).

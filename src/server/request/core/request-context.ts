@@ -2,7 +2,7 @@ import type { ServerResponse } from "node:http";
 import type { Context } from "koa";
 import type { Params } from "../../../shared/routing/match";
 import type {
-  ActionServices,
+  RouteServices,
   CookieOptions,
   RequestContext,
   RequestCookies,
@@ -23,7 +23,7 @@ import { isThenable } from "./maybe-promise";
 /** What the app's services (src/server/services/) hand every request. */
 export interface RequestServices {
   /** What route code reads as `context.services`: rate limits, user feedback, the app's settings. */
-  actions: ActionServices;
+  actions: RouteServices;
   /** Where the app's sessions live. */
   sessions: RequestSessions;
 }
@@ -42,7 +42,7 @@ export class PageRequestContext implements RequestContext {
   params: Params;
   /** Set by the resolver from the page's `searchParams` schema, before any route code runs. */
   search: unknown;
-  readonly services: ActionServices;
+  readonly services: RouteServices;
   /** Set when the answer depends on who asks (a cookie read or set, the session): not for shared caches. */
   personal = false;
   /** A status the route chose for the page; used when it renders without error. */
