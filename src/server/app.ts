@@ -182,7 +182,6 @@ export function createApp(deps: AppDependencies): Koa {
       monitoring: deps.monitoring,
       observeRender: deps.observeRender,
       services,
-      pageCache: services.pageCache,
       warn: (fields, message) => logger.warn(fields, message),
       ipv6Prefix: env.RATE_LIMIT_IPV6_PREFIX,
       prerendering: prerendering !== undefined,

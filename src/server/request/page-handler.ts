@@ -16,6 +16,7 @@ import type { MaybePromise } from "./core/maybe-promise";
 import type { RouteOutcome } from "./core/outcome";
 import { choosePlan, type PipelinePlan, type WriteOptions } from "./pipeline-switch";
 import { beginRequest, isShareable, type RequestOptions, type RequestScope } from "./core/request-scope";
+import type { RequestServices } from "./core/request-context";
 import { resolve } from "./core/resolve";
 
 export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
@@ -25,12 +26,16 @@ export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
   manifest: BuildManifest;
   runtimeConfig: RuntimeConfig;
   observeRender?: (route: string, seconds: number) => void;
-  /** Keeps the answers of pages that declare `cache`; without it every request renders. */
-  pageCache?: PageCache;
+  services: PageServices;
   /** Answers a prerendered URL from the build (true when it did), before any loader. */
   prerendered?: (ctx: Context, request: ClassifiedRequest) => boolean;
   /** A configuration mistake worth one line (a page's `cache.tags` that cannot give tags). */
   warn?: (fields: Record<string, unknown>, message: string) => void;
+}
+
+/** The request services and the page cache, which keeps the answers of pages that declare `cache` (without it every request renders). */
+export interface PageServices extends RequestServices {
+  pageCache: PageCache | undefined;
 }
 
 /** The prerender run's outcomes by page path. */
@@ -48,7 +53,8 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     assetsFor: routeAssets(options.manifest),
     scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
   };
-  const { guards, pageCache } = options;
+  const { guards } = options;
+  const { pageCache } = options.services;
   // The build's prerender run asks each page twice (document, data answer): one run of its loaders serves both.
   const resolved: ResolvedOutcomes | undefined = options.prerendering ? new Map() : undefined;
   // Once per route: a page whose tags fail fails on every request.
