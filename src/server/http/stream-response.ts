@@ -45,6 +45,35 @@ export function streamResponse(ctx: Context, body: Readable): void {
 }
 
 /**
+ * Streams a web body (a resource route's Response) to the client through its reader, waiting for
+ * "drain" when the socket is full; a source that fails ends the client's response, a client that
+ * leaves cancels the source. Not `Readable.fromWeb`: each open adapter made every young-generation
+ * collection of the process keep its other requests' objects (see docs/decisions/0104).
+ */
+export function streamWebBody(ctx: Context, body: ReadableStream<Uint8Array>): void {
+  const reader = body.getReader();
+  pipeResponse(
+    ctx,
+    (res) => pumpInto(reader, res),
+    (finished) => {
+      if (!finished) reader.cancel().catch(() => undefined);
+    },
+  );
+}
+
+function pumpInto(reader: ReadableStreamDefaultReader<Uint8Array>, res: ServerResponse): void {
+  const fail = () => res.destroy();
+  const readNext = () => reader.read().then(write, fail);
+  const write = (result: ReadableStreamReadResult<Uint8Array>): void => {
+    if (res.destroyed) return;
+    if (result.done) res.end();
+    else if (res.write(result.value)) void readNext();
+    else res.once("drain", readNext);
+  };
+  void readNext();
+}
+
+/**
  * Ends the response with the status and headers already set and no body (a bodiless web Response). Left to Koa, a null body turns a 200 into 204 and drops
  * Content-Type and Content-Length.
  */

@@ -1,10 +1,8 @@
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "koa";
 import { sendJson } from "../http/json-body";
 import { applyHeaders } from "../http/response-headers";
 import type { RedirectOutcome, ResourceOutcome, RouteOutcome } from "../request/core/outcome";
-import { endWithoutBody, streamResponse } from "../http/stream-response";
+import { endWithoutBody, streamWebBody } from "../http/stream-response";
 
 /** A resource route's answer, or the redirect that stopped it. */
 export function answerResourceRoute(ctx: Context, outcome: RouteOutcome): void {
@@ -44,5 +42,5 @@ function answerResource(ctx: Context, value: unknown, status: number | undefined
     endWithoutBody(ctx);
     return;
   }
-  streamResponse(ctx, Readable.fromWeb(value.body as WebReadableStream<Uint8Array>));
+  streamWebBody(ctx, value.body);
 }
