@@ -5,6 +5,7 @@ import type { LoadedAssets } from "./assets/manifest";
 import { type AssetResult, STATIC_ASSETS_PREFIX, staticAssets } from "./assets/static-assets";
 import { publicFileExists, publicFiles } from "./public/public-files";
 import type { Env } from "./config/env.server";
+import { renderSettings } from "./config/render-settings";
 import { bodyReader } from "./forms/body-parser";
 import { clientLeft } from "./http/client-left";
 import { crossSiteGuard } from "./http/csrf";
@@ -79,7 +80,6 @@ export function createApp(deps: AppDependencies): Koa {
   // With proxy trust, count hops from the right: the left-most X-Forwarded-For entry is
   // whatever the client claimed.
   const app = new FixedAnswersKoa({ proxy: env.TRUST_PROXY, maxIpsCount: env.PROXY_HOPS });
-  const development = env.NODE_ENV === "development";
   const { services } = deps;
   installSessions(app, services.sessions);
 
@@ -173,10 +173,7 @@ export function createApp(deps: AppDependencies): Koa {
       routes: deps.routes,
       diagnostics: env.ENABLE_DIAGNOSTIC_ROUTES,
       guards,
-      exposeErrors: development,
-      renderTimeoutMs: env.RENDER_TIMEOUT_MS,
-      manifest: deps.assets.manifest,
-      runtimeConfig: pageConfig,
+      settings: renderSettings(env, deps.assets.manifest, pageConfig),
       prerendered: prerendered && prerenderedAnswers(prerendered),
       logError: logRenderError,
       monitoring: deps.monitoring,

@@ -1,6 +1,7 @@
 import type { Context } from "koa";
 import type { DataAnswer } from "../../shared/routing/data-request";
 import { withStyles } from "../../shared/routing/route-state";
+import type { RenderSettings } from "../config/render-settings";
 import { sendJson } from "../http/json-body";
 import { applyHeaders } from "../http/response-headers";
 import type { RouteMatch } from "../../shared/routing/route-table";
@@ -20,8 +21,7 @@ export function answerDataJson(ctx: Context, status: number, body: DataAnswer | 
 
 export interface DataAnswerOptions {
   build: string;
-  /** Bounds how long deferred values may stream. */
-  renderTimeoutMs: number;
+  settings: RenderSettings;
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets;
 }
 
@@ -39,9 +39,9 @@ export async function answerData(ctx: Context, answered: RouteOutcome, scope: Re
     return answerDataJson(ctx, 200, { kind: "redirect", build, status: outcome.status, location: outcome.location });
   }
   // 200 whatever the page's status (it travels in the body): browsers log every 4xx and 5xx fetch as a console error.
-  const values = deferState(outcome.state, scope.onError, scope.exposeErrors, ctx.res);
+  const values = deferState(outcome.state, scope.onError, scope.settings.exposeErrors, ctx.res);
   const { styles } = options.assetsFor(outcome.state.matches);
   const body: DataAnswer = { kind: "state", build, status: outcome.status, state: withStyles(outcome.state, styles) };
   if (!values) return answerDataJson(ctx, 200, body);
-  answerDeferred(ctx, await encodeLines(body, scope.onError, options.renderTimeoutMs, values.audience));
+  answerDeferred(ctx, await encodeLines(body, scope.onError, options.settings.renderTimeoutMs, values.audience));
 }

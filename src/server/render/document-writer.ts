@@ -24,8 +24,8 @@ export async function answerPage(ctx: Context, outcome: PageOutcome, scope: Requ
   const { report, onError, context } = scope;
   if (outcome.headers) applyHeaders(ctx, outcome.headers);
   const started = performance.now();
-  const values = deferState(outcome.state, onError, options.exposeErrors, ctx.res);
-  const deferred = values ? await encodeLines(outcome.state.data, onError, options.renderTimeoutMs, values.audience) : undefined;
+  const values = deferState(outcome.state, onError, options.settings.exposeErrors, ctx.res);
+  const deferred = values ? await encodeLines(outcome.state.data, onError, options.settings.renderTimeoutMs, values.audience) : undefined;
   const assets = options.assetsFor(outcome.state.matches);
   const { status } = outcome;
   const headers = routeHeaders(options.routes, outcome.state);

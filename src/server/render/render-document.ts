@@ -2,11 +2,10 @@ import type { Context } from "koa";
 import { createElement } from "react";
 import { App } from "../../shared/document/App";
 import { servedLocation } from "../../shared/navigation/location-hooks";
-import type { RuntimeConfig } from "../../shared/document/payload";
 import type { RenderTracker } from "../../shared/document/RouteTree";
 import type { RouteState } from "../../shared/routing/route-state";
 import type { RouteMatch } from "../../shared/routing/route-table";
-import type { BuildManifest } from "../assets/manifest";
+import type { RenderSettings } from "../config/render-settings";
 import { contentSecurityPolicy } from "../http/content-security-policy";
 import { boundaryAbove, routeError } from "../request/core/resolve-route";
 import type { AppRoutes } from "../routing/app-routes";
@@ -20,11 +19,7 @@ import { type StartedRender, streamDocument } from "./stream-document";
 /** What every document is written with: fixed for the app, made once. */
 export interface DocumentOptions {
   routes: AppRoutes;
-  /** Development only: error pages show the message and stack. */
-  exposeErrors: boolean;
-  renderTimeoutMs: number;
-  manifest: BuildManifest;
-  runtimeConfig: RuntimeConfig;
+  settings: RenderSettings;
   observeRender?: (route: string, seconds: number) => void;
   assetsFor: (matches: readonly RouteMatch[]) => RouteAssets;
   scriptFor: PageRender["scriptFor"];
@@ -80,7 +75,7 @@ export async function startDocument(ctx: Context, page: PageRender, options: Doc
     const reported: { error: unknown; eventId: string | undefined } | undefined = lastReported;
     // React reports what fails inside it; what failed before it started (the payload script) is reported here.
     const eventId = reported && reported.error === shellError ? reported.eventId : onError(shellError);
-    const error = routeError(shellError, options.exposeErrors, eventId);
+    const error = routeError(shellError, options.settings.exposeErrors, eventId);
     const boundaryId = boundaryAbove(options.routes, page.state.matches, tracker.deepest);
     for (const shown of boundaryId === null ? [null] : [boundaryId, null]) {
       try {
@@ -107,8 +102,8 @@ async function render(
     table: options.routes.table,
     traceMeta: page.traceMeta,
     tracker,
-    feedbackPage: options.runtimeConfig.feedbackPage,
-    favicon: options.runtimeConfig.favicon,
+    feedbackPage: options.settings.runtimeConfig.feedbackPage,
+    favicon: options.settings.runtimeConfig.favicon,
     served: servedLocation(ctx.path, ctx.querystring ? `?${ctx.querystring}` : ""),
   });
   const { deferred } = page;
@@ -119,10 +114,10 @@ async function render(
     bootstrapScriptContent:
       recoveryScript(ctx.method) +
       (deferred ? page.scriptFor({ ...page.state, data: {} }, page.traceMeta, deferred.first) : page.scriptFor(page.state, page.traceMeta)),
-    bootstrapModules: [options.manifest.entry.script],
+    bootstrapModules: [options.settings.manifest.entry.script],
     // A HEAD is answered at the shell, as any visitor's, unless the page is cached whole.
     waitForAll: page.cacheable || (ctx.method !== "HEAD" && isCrawler(ctx.get("user-agent"))),
-    timeoutMs: options.renderTimeoutMs,
+    timeoutMs: options.settings.renderTimeoutMs,
     onError,
   });
   ctx.status = page.status;

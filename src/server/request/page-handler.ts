@@ -1,7 +1,5 @@
 import type { Context, Middleware } from "koa";
-import type { RuntimeConfig } from "../../shared/document/payload";
 import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
-import type { BuildManifest } from "../assets/manifest";
 import { setRouteLabel } from "../http/route-label";
 import type { RequestReport } from "../monitoring/request-monitoring";
 import { type BadCacheTags, cachePlan, isCanonicalPath } from "../page-cache/cache-plan";
@@ -22,9 +20,6 @@ import { resolve } from "./core/resolve";
 export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
   /** CSRF, then the body: run ahead of an action op only. */
   guards: ActionGuards;
-  renderTimeoutMs: number;
-  manifest: BuildManifest;
-  runtimeConfig: RuntimeConfig;
   observeRender?: (route: string, seconds: number) => void;
   services: PageServices;
   /** Answers a prerendered URL from the build (true when it did), before any loader. */
@@ -47,11 +42,12 @@ type ResolvedOutcomes = Map<string, MaybePromise<RouteOutcome>>;
  * outcome and hands it to the chosen writer. A read passes no guard and allocates nothing more.
  */
 export function pageHandler(options: PageHandlerOptions): Middleware {
+  const { manifest } = options.settings;
   const write: WriteOptions = {
     ...options,
-    build: options.manifest.buildId,
-    assetsFor: routeAssets(options.manifest),
-    scriptFor: payloadScript(options.manifest.buildId, options.runtimeConfig),
+    build: manifest.buildId,
+    assetsFor: routeAssets(manifest),
+    scriptFor: payloadScript(manifest.buildId, options.settings.runtimeConfig),
   };
   const { guards } = options;
   const { pageCache } = options.services;

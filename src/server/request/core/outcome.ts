@@ -1,3 +1,4 @@
+import type { RenderSettings } from "../../config/render-settings";
 import type { RouteState } from "../../../shared/routing/route-state";
 import type { RedirectSignal, RedirectStatus, ResponseHeaders } from "../../../shared/routing/signals";
 
@@ -21,7 +22,8 @@ export interface EarlyFailure {
 }
 
 export interface ResolveOptions {
-  exposeErrors: boolean;
+  /** Whether error pages show the message and stack: all resolving reads of the app's render settings. */
+  settings: Pick<RenderSettings, "exposeErrors">;
   /** Every real error (never the signals), exactly once; returns the id error reporting gave it. */
   onError: (error: unknown) => string | undefined;
   /** The routes whose loaders run (a data request's `_routes`); every route when absent. */

@@ -1,4 +1,5 @@
 import type { Context } from "koa";
+import type { RenderSettings } from "../../config/render-settings";
 import { requestUrl } from "../../http/request-target";
 import type { RequestMonitoring, RequestReport } from "../../monitoring/request-monitoring";
 import type { AppRoutes } from "../../routing/app-routes";
@@ -9,8 +10,8 @@ import { PageRequestContext, type RequestServices } from "./request-context";
 
 export interface RequestOptions {
   routes: AppRoutes;
-  /** Development only: error pages show the message and stack. */
-  exposeErrors: boolean;
+  /** Fixed for the app, made once (renderSettings): each layer reads what it needs. */
+  settings: RenderSettings;
   /** Every real error (not the signals) is logged here and reported to monitoring, exactly once. */
   logError: (error: unknown, ctx: Context) => void;
   monitoring?: RequestMonitoring;
@@ -41,7 +42,7 @@ export function beginRequest(ctx: Context, request: ClassifiedRequest, report: R
   const { requested } = request;
   return {
     routes: options.routes,
-    exposeErrors: options.exposeErrors,
+    settings: options.settings,
     onError: (error) => {
       options.logError(error, ctx);
       return report?.captureError(error);

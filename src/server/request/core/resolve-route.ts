@@ -174,6 +174,6 @@ function outcomeOf(
   return {
     type: "state",
     status: 500,
-    state: { ...state, error: { boundaryId, error: routeError(shown, options.exposeErrors, eventId) } },
+    state: { ...state, error: { boundaryId, error: routeError(shown, options.settings.exposeErrors, eventId) } },
   };
 }

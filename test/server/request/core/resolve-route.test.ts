@@ -33,7 +33,7 @@ function chain(loaders: { root?: ServerRouteModule["load"]; section?: ServerRout
 async function resolve(routes: ReturnType<typeof chain>, path = "/section/7") {
   const reported: unknown[] = [];
   const outcome = await resolveRoute(routes, routes.table.match(path, { diagnostics: false }), contextFor(path), {
-    exposeErrors: false,
+    settings: { exposeErrors: false },
     onError: (error) => {
       reported.push(error);
       return `event-${reported.length}`;
@@ -131,7 +131,7 @@ describe("resolving a matched chain", () => {
   it("answers without a promise when every loader answers synchronously, and with one otherwise", async () => {
     const resolveWith = (routes: ReturnType<typeof chain>) =>
       resolveRoute(routes, routes.table.match("/section/7", { diagnostics: false }), contextFor("/section/7"), {
-        exposeErrors: false,
+        settings: { exposeErrors: false },
         onError: () => undefined,
       });
     const sync = resolveWith(chain({ section: () => "section data", page: () => "page data" }));
