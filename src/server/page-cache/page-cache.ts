@@ -27,6 +27,15 @@ const MAX_FAILED_REFRESHES = 10_000;
 /** Renders the request's answer onto `ctx` with the usual writers; resolves whether it may be kept (nobody personal). */
 export type RenderOnto = (ctx: Context) => Promise<boolean>;
 
+/**
+ * What the cache's lookup did: wrote a kept answer (a stale one with the background refresh it
+ * wants, by a render the page handler owns), or left the request to the handler's render, whose
+ * outcome `keep` takes (kept for later requests and written as they get it, or marked a bypass).
+ */
+export type CacheLookup = { kind: "answered"; refresh?: (render: RenderOnto) => void } | { kind: "render"; keep: (rendering: Promise<boolean>) => Promise<void> };
+
+const ANSWERED: CacheLookup = { kind: "answered" };
+
 export interface PageCacheOptions {
   /** PAGE_CACHE_MAX_MB, in bytes: the in-process store's budget. */
   maxBytes: number;
@@ -44,8 +53,8 @@ export interface PageCacheOptions {
 }
 
 export interface PageCache extends PageCacheService {
-  /** Undefined when a fresh entry in memory was answered at once. */
-  serve(ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> | undefined;
+  /** A lookup answered without awaiting (a fresh entry in memory) is no promise. */
+  lookUp(ctx: Context, plan: CachePlan): CacheLookup | Promise<CacheLookup>;
   /** What this process holds: the bytes its memory store counts, and per-key state that empties once no render runs. */
   bookkeeping(): { keptBytes: number; keptKeys: number; inflight: number; refreshing: number; refreshFailed: number; droppedTags: number };
 }
@@ -96,24 +105,32 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   };
 
   /**
-   * Renders onto `ctx` and starts keeping the answer when it may be kept (`stored` settles once
-   * the store has it, or has failed and memory has it); undefined when it may not.
+   * Puts the visitor's validator aside for a render about to run on `ctx` (rendered whole for the
+   * store, never answered 304 there); the step returned takes that render's outcome and starts
+   * keeping the answer when it may be kept (`stored` settles once the store has it, or has failed
+   * and memory has it), undefined when it may not.
    */
-  const renderAndKeep = async (ctx: Context, plan: CachePlan, render: RenderOnto, readAt: number | undefined): Promise<{ entry: CacheEntry; stored: Promise<unknown> } | undefined> => {
+  const beginKeep = (ctx: Context, plan: CachePlan, readAt: number | undefined) => {
     const started = Date.now();
-    // Rendered whole for the store, never answered 304 here: the visitor's validator is checked when it is written.
     const validator = ctx.req.headers["if-none-match"];
     delete ctx.req.headers["if-none-match"];
-    const keepable = await render(ctx);
-    if (validator !== undefined) ctx.req.headers["if-none-match"] = validator;
-    if (!keepable) return undefined;
-    const stored = captureStored(ctx, plan.kind);
-    if (!stored) return undefined;
-    const { maxAge, staleWhileRevalidate = 0 } = plan.policy;
-    const entry: CacheEntry = { stored, freshUntil: started + maxAge * 1000, staleUntil: started + (maxAge + staleWhileRevalidate) * 1000, tags: plan.tags };
-    return { entry, stored: droppedAfter(plan.tags, started) ? Promise.resolve() : write(plan.key, entry, readAt) };
+    return async (rendering: Promise<boolean>): Promise<{ entry: CacheEntry; stored: Promise<unknown> } | undefined> => {
+      let keepable: boolean;
+      try {
+        keepable = await rendering;
+      } finally {
+        if (validator !== undefined) ctx.req.headers["if-none-match"] = validator;
+      }
+      if (!keepable) return undefined;
+      const stored = captureStored(ctx, plan.kind);
+      if (!stored) return undefined;
+      const { maxAge, staleWhileRevalidate = 0 } = plan.policy;
+      const entry: CacheEntry = { stored, freshUntil: started + maxAge * 1000, staleUntil: started + (maxAge + staleWhileRevalidate) * 1000, tags: plan.tags };
+      return { entry, stored: droppedAfter(plan.tags, started) ? Promise.resolve() : write(plan.key, entry, readAt) };
+    };
   };
 
+  /** One background render of a stale entry per key, on a detached context, by the handler's `render`. */
   const refresh = (ctx: Context, plan: CachePlan, render: RenderOnto, entry: CacheEntry) => {
     if (refreshing.has(plan.key) || (refreshFailed.get(plan.key) ?? 0) > Date.now()) return;
     refreshing.add(plan.key);
@@ -122,7 +139,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
       if (refreshFailed.size >= MAX_FAILED_REFRESHES) refreshFailed.clear();
       refreshFailed.set(plan.key, entry.staleUntil);
     };
-    renderAndKeep(options.detachedContext(ctx), plan, render, readAts.get(entry))
+    const detached = options.detachedContext(ctx);
+    beginKeep(detached, plan, readAts.get(entry))(render(detached))
       .then((kept) => {
         if (!kept) return failed();
         refreshFailed.delete(plan.key);
@@ -142,6 +160,13 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     return result;
   };
 
+  /** Writes a kept entry; a stale one comes with the refresh it wants. */
+  const answered = (ctx: Context, plan: CachePlan, entry: CacheEntry): CacheLookup => {
+    const result = answerFrom(ctx, entry);
+    observe(result);
+    return result === "hit" ? ANSWERED : { kind: "answered", refresh: (render) => refresh(ctx, plan, render, entry) };
+  };
+
   /** Renders for this visitor only (not kept): answered as usual, said so in `Cache-Status` while its headers are unsent. */
   const bypassed = (ctx: Context) => {
     observe("bypass");
@@ -152,55 +177,71 @@ export function createPageCache(options: PageCacheOptions): PageCache {
    * A fresh entry this process's memory holds for a key no render is in flight for, while Redis
    * is not the store: answered at once, as the lookup below would after its awaits, without them.
    */
-  const serve = (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> | undefined => {
-    if (inflight.has(plan.key) || (shared && options.redis?.up)) return lookUp(ctx, plan, render);
+  const lookUp = (ctx: Context, plan: CachePlan): CacheLookup | Promise<CacheLookup> => {
+    if (inflight.has(plan.key) || (shared && options.redis?.up)) return lookUpAwaiting(ctx, plan);
     const found = local.peek(plan.key);
-    if (!found || found.freshUntil <= Date.now() || droppedSince(found)) return lookUp(ctx, plan, render);
-    const result = answerFrom(ctx, found);
+    if (!found || found.freshUntil <= Date.now() || droppedSince(found)) return lookUpAwaiting(ctx, plan);
     // It may have turned stale since the line above, by a millisecond.
-    if (result === "stale") refresh(ctx, plan, render, found);
-    observe(result);
-    return undefined;
+    return answered(ctx, plan, found);
   };
 
-  const lookUp = async (ctx: Context, plan: CachePlan, render: RenderOnto): Promise<void> => {
+  const lookUpAwaiting = async (ctx: Context, plan: CachePlan): Promise<CacheLookup> => {
     const pending = inflight.get(plan.key);
     // A render that began before a drop of its tags is no answer for a request made after it (an action's own redirect).
     if (pending && !droppedAfter(pending.tags, pending.started)) {
       const entry = await pending.rendering;
-      if (entry) return observe(answerFrom(ctx, entry));
-      await render(ctx);
-      return bypassed(ctx);
+      if (entry) {
+        observe(answerFrom(ctx, entry));
+        return ANSWERED;
+      }
+      return { kind: "render", keep: (rendering) => rendering.then(() => bypassed(ctx)) };
     }
     let finishRendering: (entry: CacheEntry | undefined) => void = () => {};
     const rendering = { rendering: new Promise<CacheEntry | undefined>((resolve) => (finishRendering = resolve)), started: Date.now(), tags: plan.tags };
     inflight.set(plan.key, rendering);
-    let kept: CacheEntry | undefined;
     // The visitor is not kept waiting for the store (a stalled Redis would add its timeout): until
     // the store has the entry, later requests for the key are answered from this render.
-    let stored: Promise<unknown> = Promise.resolve();
-    try {
-      const { entry: found, readAt } = await read(plan.key);
-      if (found) {
-        kept = found;
-        const result = answerFrom(ctx, found);
-        if (result === "stale") refresh(ctx, plan, render, found);
-        return observe(result);
-      }
-      const rendered = await renderAndKeep(ctx, plan, render, readAt);
-      if (!rendered) return bypassed(ctx);
-      ({ entry: kept, stored } = rendered);
-      observe("miss");
-      // Written again as every later visitor gets it: its own nonce, the stored ETag.
-      writeStored(ctx, kept.stored, "0", CACHE_STATUS.miss);
-    } finally {
+    const settle = (kept: CacheEntry | undefined, stored: Promise<unknown>) => {
       finishRendering(kept);
       void stored
         .catch((error: unknown) => options.onError?.(error))
         .finally(() => {
           if (inflight.get(plan.key) === rendering) inflight.delete(plan.key);
         });
+    };
+    let lookedUp: Awaited<ReturnType<typeof read>>;
+    try {
+      lookedUp = await read(plan.key);
+    } catch (error) {
+      settle(undefined, Promise.resolve());
+      throw error;
     }
+    const found = lookedUp.entry;
+    if (found) {
+      try {
+        return answered(ctx, plan, found);
+      } finally {
+        settle(found, Promise.resolve());
+      }
+    }
+    const keepRender = beginKeep(ctx, plan, lookedUp.readAt);
+    return {
+      kind: "render",
+      keep: async (rendered) => {
+        let kept: CacheEntry | undefined;
+        let stored: Promise<unknown> = Promise.resolve();
+        try {
+          const keeping = await keepRender(rendered);
+          if (!keeping) return bypassed(ctx);
+          ({ entry: kept, stored } = keeping);
+          observe("miss");
+          // Written again as every later visitor gets it: its own nonce, the stored ETag.
+          writeStored(ctx, kept.stored, "0", CACHE_STATUS.miss);
+        } finally {
+          settle(kept, stored);
+        }
+      },
+    };
   };
 
   /** Only renders in progress and drops not yet in Redis need a drop remembered: a long-running process forgets the rest. */
@@ -226,5 +267,5 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     droppedTags: droppedAt.size,
   });
 
-  return { serve, bookkeeping, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
+  return { lookUp, bookkeeping, revalidateTag: dropTag, revalidatePath: (path) => dropTag(pathTag(path)) };
 }

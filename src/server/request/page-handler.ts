@@ -3,7 +3,7 @@ import { NOT_FOUND_ROUTE } from "../../shared/routing/route-table";
 import { setRouteLabel } from "../http/route-label";
 import type { RequestReport } from "../monitoring/request-monitoring";
 import { type BadCacheTags, cachePlan, isCanonicalPath } from "../page-cache/cache-plan";
-import { CACHE_STATUS, type PageCache } from "../page-cache/page-cache";
+import { CACHE_STATUS, type CacheLookup, type PageCache } from "../page-cache/page-cache";
 import { payloadScript } from "../render/payload-script";
 import { routeAssets } from "../render/route-assets";
 import { SessionStoreUnavailableError } from "../sessions/session-store";
@@ -76,12 +76,23 @@ export function pageHandler(options: PageHandlerOptions): Middleware {
     if (!cached) return resolveAndWrite(ctx, request, plan, beginNamedRequest(ctx, request, options), write, resolved);
     // Named before the lookup: a kept answer is logged and measured under its pattern too.
     const report = nameRoute(ctx, request, options);
-    return pageCache.serve(ctx, cached, async (target) => {
-      // The request's own render, or a background refresh on a detached context.
-      const scope = target === ctx ? beginRequest(ctx, request, report, options) : beginNamedRequest(target, request, options);
-      await resolveAndWrite(target, request, plan, scope, write);
-      return isShareable(scope);
-    });
+    const lookup = pageCache.lookUp(ctx, cached);
+    if (lookup instanceof Promise) return lookup.then((found) => answerLookup(ctx, request, plan, found, report));
+    return answerLookup(ctx, request, plan, lookup, report);
+  };
+
+  /** The cache's lookup, answered: a kept answer was written (a stale one's refresh started here), or the page renders and the cache keeps it. */
+  const answerLookup = (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, lookup: CacheLookup, report: RequestReport | undefined): MaybePromise<void> => {
+    if (lookup.kind === "answered") return lookup.refresh?.((detached) => renderShareable(detached, request, plan, undefined, false));
+    return lookup.keep(renderShareable(ctx, request, plan, report, true));
+  };
+
+  /** Renders a kept page's answer onto `ctx`, the request's own (named already) or a background refresh's; resolves whether it may be kept for others. */
+  const renderShareable = async (ctx: Context, request: ClassifiedRequest, plan: PipelinePlan, report: RequestReport | undefined, own: boolean): Promise<boolean> => {
+    // Begun inside the promise: whatever throws reaches the cache's keep, which then lets the key go.
+    const scope = own ? beginRequest(ctx, request, report, options) : beginNamedRequest(ctx, request, options);
+    await resolveAndWrite(ctx, request, plan, scope, write);
+    return isShareable(scope);
   };
 
   /** The request past its guards: refused, answered from storage, or resolved and written by the plan. */

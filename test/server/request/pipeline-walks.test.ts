@@ -75,6 +75,8 @@ afterAll(async () => {
 const port = () => Number(new URL(app.url).port);
 const build = () => app.deps.assets.manifest.buildId;
 const form = Buffer.from("note=hi&intent=redirect");
+/** Calls from the page cache into the request path's files (its handler's closures included). */
+const intoRequest = (crossings: string[]) => crossings.filter((call) => /^page-cache\/\S+ -> request\//.test(call));
 /** A page with a `cache` export (kept a minute, tag "diagnostics"). */
 const CACHED = "/diagnostics/page-cache";
 
@@ -113,17 +115,19 @@ describe("the page pipeline's walks", () => {
   });
 
   it("a cached page's miss renders it and keeps it", async () => {
-    const { files, status } = await walk("cached page GET, a miss", () => send(port(), CACHED, { method: "GET" }), () => revalidateTag("diagnostics"));
+    const { files, status, crossings } = await walk("cached page GET, a miss", () => send(port(), CACHED, { method: "GET" }), () => revalidateTag("diagnostics"));
     expect(status).toBe(200);
     expect(files).toEqual(expect.arrayContaining(["page-cache/cache-plan.ts", "page-cache/page-cache.ts", "render/document-writer.ts"]));
+    expect(intoRequest(crossings), "the page handler renders and hands the cache its outcome; the cache never calls back into the handler").toEqual([]);
   });
 
   it("a cached page's hit answers from the cache without resolving or rendering", async () => {
-    const { files, status } = await walk("cached page GET, a hit", () => send(port(), CACHED, { method: "GET" }));
+    const { files, status, crossings } = await walk("cached page GET, a hit", () => send(port(), CACHED, { method: "GET" }));
     expect(status).toBe(200);
     expect(files).toEqual(expect.arrayContaining(["page-cache/cache-plan.ts", "page-cache/page-cache.ts", "page-cache/stored-page.ts"]));
     expect(files).not.toContain("request/core/resolve.ts");
     expect(files).not.toContain("render/document-writer.ts");
+    expect(intoRequest(crossings)).toEqual([]);
   });
 
   it("a prerendered page is answered from the build before Koa, without the page path", async () => {

@@ -37,6 +37,8 @@ export interface WalkMeasure {
   reentries: string[];
   /** "caller -> file function" for each call into a module-level function of a file the walk is still inside (it called, directly or not, the caller). */
   callbacks: string[];
+  /** "caller -> file function" for every call from one src/server/ file into another, closures and methods included. */
+  crossings: string[];
 }
 
 const fileOf = (url: string): string | undefined => {
@@ -167,11 +169,12 @@ function isExportGetter(source: string, range: Range): boolean {
   return /__vite_ssr_export(s__|Name__)/.test(source.slice(lineStart, lineEnd < 0 ? undefined : lineEnd));
 }
 
-function reentriesOf(entries: Entry[]): { reentries: string[]; callbacks: string[] } {
+function reentriesOf(entries: Entry[]): { reentries: string[]; callbacks: string[]; crossings: string[] } {
   // Where each file was last entered, by index in `entries`.
   const lastEntered = new Map<string, number>();
   const reentries: string[] = [];
   const callbacks: string[] = [];
+  const crossings: string[] = [];
   entries.forEach(({ file, name, moduleLevel, caller, below }, index) => {
     const crossing = caller !== undefined && caller !== file && moduleLevel;
     const last = lastEntered.get(file);
@@ -179,7 +182,8 @@ function reentriesOf(entries: Entry[]): { reentries: string[]; callbacks: string
     const left = last !== undefined && entries.slice(last + 1, index).some((between) => between.file !== file && between.file !== caller);
     if (crossing && left) reentries.push(`${caller} -> ${file} ${name}`);
     if (crossing && below.includes(file)) callbacks.push(`${caller} -> ${file} ${name}`);
+    if (caller !== undefined && caller !== file) crossings.push(`${caller} -> ${file} ${name}`);
     lastEntered.set(file, index);
   });
-  return { reentries, callbacks };
+  return { reentries, callbacks, crossings };
 }
