@@ -18,8 +18,8 @@ describe("the app's services, built in one place (createAppServices)", () => {
     expect(services.sessions.store.fetches).toBe(false);
     expect(services.pageCache).toBeDefined();
     // What route code sees on `context.services`: the same limits, no feedback while reporting is off.
-    expect(services.actions.rateLimits).toBe(services.rateLimits);
-    expect(services.actions.userFeedback).toBeUndefined();
+    expect(services.route.rateLimits).toBe(services.rateLimits);
+    expect(services.route.userFeedback).toBeUndefined();
   });
 
   it("build no page cache for the build's prerender run", () => {

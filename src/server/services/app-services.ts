@@ -96,7 +96,7 @@ export function createAppServices(options: ServiceOptions): AppServices {
     observe: options.observeEvents,
   });
   return {
-    actions: { rateLimits, userFeedback, settings, events },
+    route: { rateLimits, userFeedback, settings, events },
     sessions,
     rateLimits,
     pageCache,

@@ -23,7 +23,7 @@ import { isThenable } from "./maybe-promise";
 /** What the app's services (src/server/services/) hand every request. */
 export interface RequestServices {
   /** What route code reads as `context.services`: rate limits, user feedback, the app's settings. */
-  actions: RouteServices;
+  route: RouteServices;
   /** Where the app's sessions live. */
   sessions: RequestSessions;
 }
@@ -62,7 +62,7 @@ export class PageRequestContext implements RequestContext {
     this.#ipv6Prefix = ipv6Prefix;
     this.params = params;
     this.#url = url;
-    this.services = services.actions;
+    this.services = services.route;
     this.#sessions = services.sessions;
   }
 
