@@ -164,7 +164,7 @@ export async function eventStreams({ idle = 5_000, subscribers = 1_000, publishe
       "Streams of /diagnostics/events/stream on the production build (ENABLE_DIAGNOSTIC_ROUTES=true), opened over plain HTTP/1.1 from the bench's process, per-client limit lifted (they all come from 127.0.0.1). " +
         "Memory: RSS after a full garbage collection (through the inspector, as the memory group's leak check does; lowest of 5 samples) before and after opening them. Fan-out: three server processes and one redis-server on this machine, subscribers split evenly; " +
         "each publish is the diagnostics form's POST on the next replica, timed from just before the POST to each subscriber's chunk. Holding cost: GET / paired (lib/paired.mjs) against the same build holding no stream. " +
-        "At 1,000 streams the holding process's scavenges cost more on the shared pinned core (its young generation's collections touch the streams' objects); with --max-semi-space-size=32 on both the ratio measured 0.99×, and 1,000 idle keep-alive connections without a stream 0.98×.",
+        "At 1,000 streams the holding process once read 0.80×: each open Readable.fromWeb adapter made its scavenges keep the other requests' objects (decision 0104); resource bodies are now read through their reader.",
     ],
   };
 }
