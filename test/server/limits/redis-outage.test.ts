@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMetrics } from "#src/server/metrics";
 import { startFakeIngest, type FakeIngest } from "../../support/fake-ingest";
@@ -45,6 +46,9 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     for (const url of [`${a.app.url}/`, `${b.app.url}/`, `${b.app.url}/long`, `${a.app.url}/diagnostics/limited`]) await timed(url);
     // Load on both replicas: plain pages and a limited one, while Redis dies half-way.
     const answers: Timed[] = [];
+    // The replicas run in this process: a stall of its event loop (a loaded test machine) delays every request alike.
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
     let loading = true;
     const worker = async (replica: Replica, path: string) => {
       while (loading) answers.push(await timed(`${replica.app.url}${path}`));
@@ -57,13 +61,15 @@ describe.skipIf(!redisAvailable)("Redis killed under load, then back", () => {
     await until(() => answers.length >= afterKill + 80, 10_000);
     loading = false;
     await load;
+    stalls.disable();
+    const longestStallMs = stalls.max / 1e6;
 
     expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
-    // On the server's own clock (the request log), no request waited on Redis past its timeout; on
-    // the client's, which a loaded test machine also delays, none hung.
+    // On the server's own clock (the request log), no request waited on Redis past its timeout (beyond
+    // the longest stall of the event loop, which is the machine's, not Redis'); on the client's, none hung.
     const served = [a, b].flatMap((replica) => replica.app.logs.filter((line) => line.msg === "request").map((line) => Number(line.durationMs)));
     expect(served.length).toBeGreaterThanOrEqual(answers.length);
-    expect(Math.max(...served)).toBeLessThan(TIMEOUT_MS + 100);
+    expect(Math.max(...served)).toBeLessThan(TIMEOUT_MS + 100 + longestStallMs);
     expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(1_000);
     expect(await gauge()).toBe("outpost_redis_up 0");
     for (const replica of [a, b]) {
