@@ -28,8 +28,9 @@ export interface PageHandlerOptions extends RequestOptions, ClassifyOptions {
   warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
-/** The request services and the page cache, which keeps the answers of pages that declare `cache` (without it every request renders). */
+/** What the page path reads of the app's services: the request's, and the page cache. */
 export interface PageServices extends RequestServices {
+  /** Keeps the answers of pages that declare `cache`; absent in the build's prerender run, which keeps every render, and then every request renders. */
   pageCache: PageCache | undefined;
 }
 

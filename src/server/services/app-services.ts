@@ -9,9 +9,9 @@ import type { Logger } from "../logging/logger";
 import type { RequestMonitoring } from "../monitoring/request-monitoring";
 import { createEventService, type EventObserver, type EventService } from "../events/event-service";
 import { detachedContext } from "../page-cache/detached-context";
-import { createPageCache, type PageCache, type PageCacheResult } from "../page-cache/page-cache";
+import { createPageCache, type PageCacheResult } from "../page-cache/page-cache";
 import type { RedisConnection } from "../redis/redis-connection";
-import type { RequestServices } from "../request/core/request-context";
+import type { PageServices } from "../request/page-handler";
 import type { AppRoutes } from "../routing/app-routes";
 import { redisStore } from "../sessions/redis-store";
 import { createSessions, type SessionServices } from "../sessions/sessions";
@@ -23,13 +23,11 @@ import type { SharedState } from "./shared-state";
  * every request's context. Nothing here is kept in a module: two apps in one process (tests)
  * each have their own.
  */
-export interface AppServices extends RequestServices {
+export interface AppServices extends PageServices {
   /** The keys that sign cookies (SESSION_SECRET) and the store sessions live in (SESSION_STORE). */
   sessions: SessionServices;
   /** Every named limit: the product's `rateLimit()` and the tunnel's; counted in Redis when it is shared. */
   rateLimits: RateLimits;
-  /** The pages' cache (absent in the build's prerender run, which keeps every render). */
-  pageCache: PageCache | undefined;
   /** With Redis, another live build's hashed assets (a rolling update). */
   sharedAssets: SharedAssets | undefined;
   /** The shared Redis (REDIS_URL), when there is one. */
