@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, watchErrors } from "../support/browser";
-import { type DevSession, startDevSession, until } from "../support/dev-session";
+import { hasChromium } from "../support/browser";
+import { type DevSession, until } from "../support/dev-session";
+import { type DevTab, openDevTab } from "../support/dev-tab";
 
 const PAGE = "src/app/home/HomePage.tsx";
 const ATTACHED = { state: "attached" } as const;
@@ -9,25 +10,18 @@ const ATTACHED = { state: "attached" } as const;
 // Under `npm run dev` a save replaces the server under the open page: its event stream must end
 // cleanly and come back to the next server, with nothing red in the console.
 describe.skipIf(!hasChromium)("npm run dev: an event stream across restarts", () => {
+  let dev: DevTab;
   let session: DevSession;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
   let tab: Page;
-  let consoleErrors: string[] = [];
-  let failedRequests: string[] = [];
+  let consoleErrors: string[];
+  let failedRequests: string[];
 
   beforeAll(async () => {
-    session = await startDevSession();
-    browser = await launchChromium();
-    tab = await browser.browser.newPage();
-    ({ consoleErrors, failedRequests } = watchErrors(tab));
-    await tab.goto(`${session.origin}/diagnostics/events`);
-    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    dev = await openDevTab("/diagnostics/events");
+    ({ session, tab, consoleErrors, failedRequests } = dev);
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    session?.close();
-  });
+  afterAll(() => dev?.close());
 
   const publish = async (message: string) => {
     const response = await fetch(`${session.origin}/diagnostics/events`, { method: "POST", body: new URLSearchParams({ message }), redirect: "manual" });

@@ -3,8 +3,9 @@ import { connect } from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasChromium, launchChromium, watchErrors } from "../support/browser";
-import { type DevSession, startDevSession, until } from "../support/dev-session";
+import { hasChromium } from "../support/browser";
+import { type DevSession, until } from "../support/dev-session";
+import { type DevTab, openDevTab } from "../support/dev-tab";
 
 const readSource = (dir: string, file: string) => readFileSync(path.join(dir, file), "utf8");
 
@@ -14,25 +15,18 @@ const PAGE = "src/app/home/HomePage.tsx";
 // follows it without one red line in the console (a developer who learns to ignore red
 // errors misses the real one).
 describe.skipIf(!hasChromium)("npm run dev: the reload channel across restarts", () => {
+  let dev: DevTab;
   let session: DevSession;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
   let tab: Page;
-  let consoleErrors: string[] = [];
-  let failedRequests: string[] = [];
+  let consoleErrors: string[];
+  let failedRequests: string[];
 
   beforeAll(async () => {
-    session = await startDevSession();
-    browser = await launchChromium();
-    tab = await browser.browser.newPage();
-    ({ consoleErrors, failedRequests } = watchErrors(tab));
-    await tab.goto(`${session.origin}/`);
-    await tab.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+    dev = await openDevTab("/");
+    ({ session, tab, consoleErrors, failedRequests } = dev);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    session?.close();
-  });
+  afterAll(() => dev?.close());
 
   it("three saves, three restarts, each applied in place: no console error, no failed request", async () => {
     for (const round of [1, 2, 3]) {
