@@ -6,6 +6,7 @@ import { batchedReads } from "./batched-reads";
 import { type ReadReply, sessionScripts, type WriteMode, type WriteOp } from "./redis-scripts";
 import { SESSION_COOKIE, SESSION_COOKIE_OPTIONS, SESSION_MAX_AGE_MS, signedSessionCookie } from "./session-cookie";
 import { FLASH_KEY, type LoadedSession, type SessionChanges, type SessionStore, SessionStoreUnavailableError, type SessionValues } from "./session-store";
+import { MAX_VALUE_NESTING, nestsTooDeep } from "./value-nesting";
 
 /** The most a session may take in Redis (its fields' names and values): far above a cookie's 4 KB, yet a bounded read per page. */
 export const MAX_SESSION_BYTES = 64 * 1024;
@@ -33,6 +34,14 @@ export class SessionTooLargeError extends RangeError {
   override name = "SessionTooLargeError";
   constructor(bytes: number) {
     super(`The session's values are ${bytes} bytes, over the ${MAX_SESSION_BYTES} bytes a Redis session may hold (SESSION_STORE=redis)`);
+  }
+}
+
+/** A value nested deeper than MAX_VALUE_NESTING: refused at its write, a server error naming the limit. */
+export class SessionValueTooDeepError extends RangeError {
+  override name = "SessionValueTooDeepError";
+  constructor(field: string) {
+    super(`The session value ${JSON.stringify(field.slice(VALUE.length))} nests arrays and objects over ${MAX_VALUE_NESTING} deep, more than a Redis session may hold (SESSION_STORE=redis)`);
   }
 }
 
@@ -142,6 +151,7 @@ export function redisStore({ client, coalesceWrites }: RedisConnection, { onUnav
     // Refused before anything is sent when this request's own values are already too many.
     const own = ops.reduce((sum, [, field, value]) => sum + Buffer.byteLength(field) + Buffer.byteLength(value), 0);
     if (own > MAX_SESSION_BYTES) throw new SessionTooLargeError(own);
+    for (const [op, field, value] of ops) if (op !== "x" && nestsTooDeep(value)) throw new SessionValueTooDeepError(field);
     coalesceWrites();
     const reply = await scripts.write(KEY_PREFIX + id, from ?? KEY_PREFIX + id, mode, SESSION_MAX_AGE_MS, MAX_SESSION_BYTES, ops).catch(unreachable);
     if (reply[0] === -1) throw new SessionTooLargeError(reply[1]);
