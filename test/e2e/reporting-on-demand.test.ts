@@ -87,16 +87,32 @@ describe.skipIf(!hasChromium)("browser error reporting fetched on demand", () =>
     await page.click("#throw-client-error");
     await sendFailed;
     // The SDK writes what it could not send to its IndexedDB queue after the failure: wait for it.
-    await page.waitForFunction(
-      () =>
-        new Promise<boolean>((resolve) => {
-          const request = indexedDB.open("sentry-offline");
-          request.onsuccess = () => {
-            const count = request.result.transaction("queue").objectStore("queue").count();
-            count.onsuccess = () => resolve(count.result > 0);
+    // Opened only once the SDK has made it: opening it first would make an empty database the SDK
+    // never upgrades, and a poll whose store is missing must answer false, not throw and hang.
+    await page.waitForFunction(async () => {
+      if (!(await indexedDB.databases()).some((db) => db.name === "sentry-offline")) return false;
+      return new Promise<boolean>((resolve) => {
+        const request = indexedDB.open("sentry-offline");
+        request.onerror = () => resolve(false);
+        request.onsuccess = () => {
+          const db = request.result;
+          if (!db.objectStoreNames.contains("queue")) {
+            db.close();
+            resolve(false);
+            return;
+          }
+          const count = db.transaction("queue").objectStore("queue").count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result > 0);
           };
-        }),
-    );
+          count.onerror = () => {
+            db.close();
+            resolve(false);
+          };
+        };
+      });
+    });
     await page.close();
     await stack.browser.setOffline(false);
     const sent = eventsWithMessage(stack.ingest, "diagnostic client error").length;
