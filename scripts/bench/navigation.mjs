@@ -20,6 +20,10 @@ const BASELINES = {
   "3425102": "the build before the request context and sessions",
   d9feddf: "the build before deferred data and fetchers",
 };
+// The least ours ÷ that build may read; 0.97 unless a decision re-based it. 3425102 lacks the
+// request context and sessions' own per-request work (d9feddf, with it, reads 0.977× 3425102) and
+// the script recovery (1 %): docs/decisions/0113-navigation-and-upload-targets-rebased.md.
+const TARGETS = { "3425102": 0.94 };
 const BASELINE_REVS = process.env.BENCH_BASELINE_REV?.split(",") ?? Object.keys(BASELINES);
 
 /** That revision's sources (git archive, so no worktree is registered) and its production build, kept between runs. */
@@ -34,7 +38,7 @@ export function baselineBuild(rev) {
     console.log(`building the baseline ${sha} in ${dir} ...`);
     buildProduction({ root: dir, outRel: "dist" });
   }
-  return { dir, sha, label: BASELINES[rev] ?? `the build of ${rev}` };
+  return { dir, sha, label: BASELINES[rev] ?? `the build of ${rev}`, target: TARGETS[rev] ?? 0.97 };
 }
 
 /**
@@ -72,7 +76,7 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
         try {
           const { ratio, rates } = await pairedRatio(servers, { rounds, seconds, connections });
           rows.push([`SSR of /, ${label}: ours ÷ ${baseline.sha} (paired, one core)`, rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), fmt.x(ratio)]);
-          verdicts.push(target(`Navigation: SSR of /, ${label}, >= 0.97 × ${baseline.label}`, ratio >= 0.97, fmt.x(ratio)));
+          verdicts.push(target(`Navigation: SSR of /, ${label}, >= ${baseline.target} × ${baseline.label}`, ratio >= baseline.target, fmt.x(ratio)));
         } finally {
           await Promise.all(servers.map((server) => server.stop()));
         }

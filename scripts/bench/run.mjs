@@ -34,7 +34,7 @@ const settings = {
   tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   "tunnel-scrub": { connections: 10, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   spool: { size: 1024, connections: 10, ...speed },
-  memory: { rounds: quick ? 1 : 3, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
+  memory: { rounds: quick ? 1 : 3, concurrentRounds: quick ? 1 : 7, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
   navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
