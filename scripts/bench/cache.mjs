@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { buildProduction } from "./lib/build.mjs";
 import { measureInterleaved } from "./lib/interleave.mjs";
-import { pairedRatio, pairFigures } from "./lib/paired.mjs";
+import { cpuRatio, pairedRatio, pairFigures } from "./lib/paired.mjs";
 import { BROWSER_UA, OUT_REL, ROOT, startHelper, startServer } from "./lib/proc.mjs";
 import { fmt, median, target } from "./lib/stats.mjs";
 
@@ -98,8 +98,7 @@ async function pagePair([a, pageA], [b, pageB], options) {
   ]);
   const input = (server) => ({ url: `${server.origin}${pages.get(server)}`, headers: { "user-agent": BROWSER_UA } });
   const pair = await pairedRatio([a, b], { ...options, input });
-  // a's CPU per request ÷ b's: the req/s ratio the pair would show were the shared core its limit.
-  return { ...pair, speed: median(pair.cpu.map(([cpuA, cpuB]) => cpuA / cpuB)) };
+  return { ...pair, speed: cpuRatio(pair) };
 }
 
 /** A target's figures: judged by CPU per request, the paired req/s and the core's use beside it. */

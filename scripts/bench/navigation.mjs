@@ -60,7 +60,7 @@ function linkPackages(dir) {
   for (const [name] of dropped) symlinkSync(path.join(extra, "node_modules", name), path.join(modules, name));
 }
 
-export async function navigation({ rounds, seconds, connections, warmupSec, durationSec }) {
+export async function navigation({ rounds, pairRounds, seconds, connections, warmupSec, durationSec }) {
   const baselines = BASELINE_REVS.map(baselineBuild);
   const ingest = await startHelper("fake-ingest.mjs");
   const sentry = { SENTRY_DSN: `http://publickey@127.0.0.1:${ingest.port}/42` };
@@ -74,7 +74,7 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
       ]) {
         const servers = [await startServer(env, { root: baseline.dir, outRel: "dist" }), await startServer(env)];
         try {
-          const { ratio, rates } = await pairedRatio(servers, { rounds, seconds, connections });
+          const { ratio, rates } = await pairedRatio(servers, { rounds: pairRounds, seconds, connections });
           rows.push([`SSR of /, ${label}: ours ÷ ${baseline.sha} (paired, one core)`, rates.map(([a, b]) => `${fmt.int(b)} ÷ ${fmt.int(a)}`).join(" / "), fmt.x(ratio)]);
           verdicts.push(target(`Navigation: SSR of /, ${label}, >= ${baseline.target} × ${baseline.label}`, ratio >= baseline.target, fmt.x(ratio)));
         } finally {
@@ -115,7 +115,7 @@ export async function navigation({ rounds, seconds, connections, warmupSec, dura
     rows,
     verdicts,
     notes: [
-      `Baselines (BENCH_BASELINE_REV): ${baselines.map((b) => `${b.sha}, ${b.label}`).join("; ")}; each built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${rounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
+      `Baselines (BENCH_BASELINE_REV): ${baselines.map((b) => `${b.sha}, ${b.label}`).join("; ")}; each built from its own sources. Both servers are pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (${connections} connections, ${pairRounds} rounds of ${seconds} s), so the ratio of their req/s is the inverse ratio of their CPU time per page.`,
       "The data request is what a client navigation to / fetches: the matched routes' loader data as JSON, with the build id header.",
       "Time to first byte: one request at a time, alternating between the page whose loader defers a value (settling a second later) and the same page with the value already there (?ready=1), on a server with the diagnostics routes.",
     ],

@@ -37,7 +37,7 @@ const settings = {
   memory: { rounds: quick ? 1 : 3, concurrentRounds: quick ? 1 : 7, leak: { total: quick ? 10_000 : 100_000, first: 1_000, steps: 9, connections: 100 } },
   payload: {},
   startup: { spawns: quick ? 3 : 7, edits: quick ? 1 : 3 },
-  navigation: { ...speed, seconds: quick ? 2 : 5, connections: 100 },
+  navigation: { ...speed, pairRounds: quick ? 1 : 5, seconds: quick ? 2 : 5, connections: 100 },
   shared: { connections: 50, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   assets: { requests: quick ? 300 : 2_000 },
   events: { idle: 5_000, subscribers: 1_000, publishes: quick ? 5 : 20, holding: [100, 1_000], paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },

@@ -3,7 +3,7 @@
 // servers of one build pinned to one core and loaded at once (lib/paired.mjs), both sent the
 // same valid session cookie. Then the same page with its session in Redis (SESSION_STORE=redis)
 // beside the cookie session's. Run alone: `node scripts/bench/session-cost.mjs [rounds] [seconds]`.
-import { pairedRatio, pairFigures } from "./lib/paired.mjs";
+import { cpuRatio, pairedRatio, pairFigures } from "./lib/paired.mjs";
 import { BROWSER_UA, OUT_REL, sleep, startServer } from "./lib/proc.mjs";
 import { startRedis } from "./lib/redis-server.mjs";
 import { fmt, target } from "./lib/stats.mjs";
@@ -27,13 +27,24 @@ export async function sessionCost({ outRel, paired }) {
     return { verdicts: [cookieVerdict], note };
   }
   try {
-    const stored = await costPair([{ SESSION_SECRET }, { SESSION_SECRET, SESSION_STORE: "redis", REDIS_URL: redis.url }], ["/visitor", "/visitor"], { outRel, paired });
+    // Five rounds, judged by CPU per request: the Redis page also waits on a redis-server that
+    // shares CPU 1 with the load generators, and in that wait the cookie page takes more of the
+    // shared core, which the req/s ratio counts as cost (decision 0113).
+    const stored = await costPair([{ SESSION_SECRET }, { SESSION_SECRET, SESSION_STORE: "redis", REDIS_URL: redis.url }], ["/visitor", "/visitor"], {
+      outRel,
+      paired: { ...paired, rounds: Math.max(paired.rounds, 5) },
+    });
+    const storedCpu = 1 / cpuRatio(stored.pair);
     return {
       verdicts: [
         cookieVerdict,
-        target("Sessions: a page that reads a Redis session costs <= 1.15 × the cookie session's", stored.cost <= 1.15, `${fmt.x(stored.cost)} (paired)`),
+        target(
+          "Sessions: a page that reads a Redis session costs <= 1.15 × the cookie session's",
+          storedCpu <= 1.15,
+          `${fmt.x(storedCpu)} by CPU per request (paired req/s ${fmt.x(stored.cost)})`,
+        ),
       ],
-      note: `Session cost: /visitor (its loader reads the session) and /greeting (the same component, its loader a constant), two servers of the realistic app's build pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (50 connections), each sent a valid session cookie; greeting ÷ visitor req/s per round: ${pairFigures(cookie.pair)}. Then /visitor with the session in its cookie beside /visitor with SESSION_STORE=redis (a local redis-server, unpinned), cookie ÷ Redis req/s per round: ${pairFigures(stored.pair)}.`,
+      note: `Session cost: /visitor (its loader reads the session) and /greeting (the same component, its loader a constant), two servers of the realistic app's build pinned to CPU 0 and loaded at once by one autocannon each on CPU 1 (50 connections), each sent a valid session cookie; greeting ÷ visitor req/s per round: ${pairFigures(cookie.pair)}. Then /visitor with the session in its cookie beside /visitor with SESSION_STORE=redis (a local redis-server, unpinned), judged by CPU per request (Redis ÷ cookie, the median of the rounds), cookie ÷ Redis req/s per round: ${pairFigures(stored.pair)}.`,
     };
   } finally {
     await redis.stop();

@@ -36,6 +36,15 @@ export async function pairedRatio([a, b], { path = "/", input, rounds = 3, secon
   return { ratio: median(ratios), ratios, rates, cpu, busy };
 }
 
+/**
+ * a's CPU per request ÷ b's, the median of the rounds: the req/s ratio the pair would show were
+ * the shared core its only limit. Where one server also waits (on Redis, on the load generators'
+ * core), the req/s ratio shows how the core was shared as well as what each request cost.
+ */
+export function cpuRatio({ cpu }) {
+  return median(cpu.map(([cpuA, cpuB]) => cpuA / cpuB));
+}
+
 /** A pairedRatio's rounds for a report: a ÷ b req/s, each one's CPU µs per request, the core's use. */
 export function pairFigures({ rates, cpu, busy, ratio }) {
   const rounds = rates.map(

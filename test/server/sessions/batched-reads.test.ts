@@ -13,11 +13,17 @@ import { memoryLogger } from "../../support/test-app";
 
 const keys = new Keygrip(["a-batched-reads-session-secret-long-enough"]);
 
-/** A request carrying the signed cookie of session `id`, as much of one as the store reads. */
-function requestOf(id: string): Context {
-  const cookie = `outpost.session=${id}; outpost.session.sig=${keys.sign(`outpost.session=${id}`)}`;
+/** A request carrying the signed cookie of session `id` (or this signature), as much of one as the store reads. */
+function requestOf(id: string, signature = keys.sign(`outpost.session=${id}`)): Context {
+  const cookie = `outpost.session=${id}; outpost.session.sig=${signature}`;
   const req = { headers: { cookie } };
   return { req, cookies: new Cookies(req as never, {} as never, { keys }), app: { keys } } as unknown as Context;
+}
+
+/** Scripts Redis has run so far (ioredis sends a script whole once per connection, then by its hash). */
+async function scriptCallsOf(connection: RedisConnection): Promise<number> {
+  const stats = await connection.client.info("commandstats");
+  return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce((sum, [, calls]) => sum + Number(calls), 0);
 }
 
 // The reads of one event-loop turn go to Redis as one script call (docs/decisions/0107-session-reads-batched-per-turn.md).
@@ -46,11 +52,7 @@ describe.skipIf(!redisAvailable)("the Redis session reads of one turn", () => {
     await connection.client.hset(`outpost:session:${id}`, "_", "1", ...flat);
     return id;
   };
-  /** Scripts Redis has run so far (ioredis sends a script whole once per connection, then by its hash). */
-  const scriptCalls = async () => {
-    const stats = await connection.client.info("commandstats");
-    return [...stats.matchAll(/^cmdstat_(?:eval|evalsha):calls=(\d+)/gm)].reduce((sum, [, calls]) => sum + Number(calls), 0);
-  };
+  const scriptCalls = () => scriptCallsOf(connection);
   const valuesOf = (reads: Promise<{ values: SessionValues }>[]) => Promise.all(reads).then((sessions) => sessions.map((session) => session.values));
 
   it("reads the sessions asked for in one turn with one script call, each its own values", async () => {
@@ -86,5 +88,78 @@ describe.skipIf(!redisAvailable)("the Redis session reads of one turn", () => {
     expect(refused.status).toBe("rejected");
     expect(String((refused as PromiseRejectedResult).reason)).toMatch(/OOM/);
     expect(read).toMatchObject({ status: "fulfilled", value: { values: { user: "grace" } } });
+  });
+});
+
+// A frozen or killed Redis under a turn's batch: every read of it fails within the timeout, none hangs, and reads work again once Redis does.
+describe.skipIf(!redisAvailable)("the Redis session reads of one turn, Redis frozen or killed", () => {
+  const TIMEOUT_MS = 300;
+  let redis: TestRedis;
+  let connection: RedisConnection;
+  let store: SessionStore;
+  beforeAll(async () => {
+    redis = await startRedis();
+    connection = createRedisConnection({ url: redis.url, timeoutMs: TIMEOUT_MS, logger: memoryLogger().logger, probeIntervalMs: 100 });
+    store = redisStore(connection);
+    await until(() => connection.up, 5_000);
+  });
+  afterAll(async () => {
+    redis.resume();
+    await connection.close();
+    await redis.stop();
+  });
+
+  const session = async () => {
+    const id = randomBytes(32).toString("base64url");
+    await connection.client.hset(`outpost:session:${id}`, "_", "1", "v:user", JSON.stringify("ada"));
+    return id;
+  };
+  /** Each read's outcome and how long the slowest took to settle. */
+  const readAll = async (ids: string[]) => {
+    const started = performance.now();
+    const outcomes = await Promise.allSettled(ids.map((id) => store.read(requestOf(id)) as Promise<{ values: SessionValues }>));
+    return { outcomes, ms: performance.now() - started };
+  };
+
+  it("fails every read of a batch Redis never answers (frozen), within a few timeouts; the next batch after it resumes reads the session", async () => {
+    const id = await session();
+    redis.pause();
+    try {
+      const { outcomes, ms } = await readAll(Array.from({ length: 30 }, () => id));
+      expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
+      // A timeout, not a hang: generous for a loaded machine, far below "never".
+      expect(ms).toBeLessThan(TIMEOUT_MS * 10);
+    } finally {
+      redis.resume();
+    }
+    await until(async () => (await readAll([id])).outcomes[0]?.status === "fulfilled", 10_000);
+    const { outcomes } = await readAll([id, id]);
+    expect(outcomes).toMatchObject([
+      { status: "fulfilled", value: { values: { user: "ada" } } },
+      { status: "fulfilled", value: { values: { user: "ada" } } },
+    ]);
+  });
+
+  it("fails every read of a batch at once while Redis is down (killed), and reads again once it is back", async () => {
+    await redis.kill();
+    try {
+      await until(() => !connection.up, 5_000);
+      const { outcomes, ms } = await readAll(Array.from({ length: 30 }, () => "b".repeat(43)));
+      expect(outcomes.every((outcome) => outcome.status === "rejected")).toBe(true);
+      expect(ms).toBeLessThan(TIMEOUT_MS * 10);
+    } finally {
+      await redis.start();
+    }
+    await until(() => connection.up, 10_000);
+    const id = await session();
+    const { outcomes } = await readAll([id]);
+    expect(outcomes).toMatchObject([{ status: "fulfilled", value: { values: { user: "ada" } } }]);
+  });
+
+  it("reads a forged cookie as an empty session without asking Redis", async () => {
+    const before = await scriptCallsOf(connection);
+    expect(before).toBeGreaterThan(0); // the reads above ran the script
+    expect(await store.read(requestOf("c".repeat(43), "forged"))).toMatchObject({ values: {} });
+    expect(await scriptCallsOf(connection)).toBe(before);
   });
 });
