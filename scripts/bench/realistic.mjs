@@ -22,7 +22,7 @@ const ROWS = 1_000;
 const SENTRY_ON = "ours, Sentry on";
 const DATA = "ours, Sentry on: data request";
 
-export async function realistic({ connections, rounds, warmupSec, durationSec, paired }) {
+export async function realistic({ connections, rounds, warmupSec, durationSec, paired, redisSessionRounds }) {
   console.log(`building the realistic app (${APP_DIR}) into ${OUT_REL_APP}/ ...`);
   buildProduction({ outRel: OUT_REL_APP, appDir: APP_DIR });
   await buildFloorTree({ appDir: APP_DIR, out: OUT_APP });
@@ -66,7 +66,7 @@ export async function realistic({ connections, rounds, warmupSec, durationSec, p
         dataPairs.map(([conns, data, page]) => `${fmt.int(data)} vs ${fmt.int(page)} req/s at ${conns} connections`).join(", "),
       ),
     );
-    const session = await sessionCost({ outRel: OUT_REL_APP, paired });
+    const session = await sessionCost({ outRel: OUT_REL_APP, paired, redisRounds: redisSessionRounds });
     return {
       title: `7. Realistic page: GET ${PAGE}, a loader's ${fmt.int(ROWS)} rows as a table`,
       header: LOAD_HEADER,

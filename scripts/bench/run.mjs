@@ -30,7 +30,7 @@ delete process.env.SENTRY_AUTH_TOKEN;
 const speed = quick ? { rounds: 1, warmupSec: 1, durationSec: 3 } : { rounds: 3, warmupSec: 3, durationSec: 10 };
 const settings = {
   ssr: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5, connections: 50 } },
-  realistic: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 8 } },
+  realistic: { connections: [10, 100], ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 8 }, redisSessionRounds: quick ? 1 : 5 },
   tunnel: { sizes: [1024, 100 * 1024], connections: 10, ...speed, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   "tunnel-scrub": { connections: 10, paired: { rounds: quick ? 1 : 3, seconds: quick ? 2 : 5 } },
   spool: { size: 1024, connections: 10, ...speed },

@@ -95,6 +95,29 @@ describe("answers written before Koa", () => {
     ]);
   });
 
+  it("survives clients that reset the connection as their fixed answer is written: each is logged, nothing fails, the next is answered", async () => {
+    const loggedBefore = app.logs.length;
+    const resets = Array.from({ length: 100 }, (_, i) => {
+      const target = i % 2 === 0 ? PAGE : "/healthz";
+      return new Promise<void>((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => {
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+          // A TCP reset rather than a close, before or while the answer arrives.
+          setImmediate(() => socket.resetAndDestroy());
+        });
+        socket.on("error", () => {});
+        socket.on("close", () => resolve());
+      });
+    });
+    await Promise.all(resets);
+    // Every request the server read is logged with a status, as any other.
+    await until(() => records.length > 0 && records.every((record) => record.status === 200));
+    expect(records.length).toBeLessThanOrEqual(100);
+    expect(app.logs.slice(loggedBefore).filter((line) => line.level >= 50)).toEqual([]);
+    expect(comparable(await exchange(port, "GET", PAGE))).toContain("HTTP/1.1 200 OK");
+    expect(contexts).not.toHaveBeenCalled();
+  });
+
   it("leaves to Koa a prerendered page's request it would answer otherwise: a bad Host, a conditional one", async () => {
     const badHost = await exchange(port, "GET", PAGE, "Host: a/b\r\n");
     expect(badHost).toMatch(/^HTTP\/1\.1 400 /);

@@ -63,6 +63,13 @@ describe.skipIf(!redisAvailable)("a busy key's points leased from Redis a few at
     expect(refusal?.ok === false && refusal.retryAfterSeconds).toBeGreaterThan(0);
   });
 
+  it("allows exactly a small limit (under 100 points, so no lease) across replicas spending it at once", async () => {
+    const decisions = await spend(limiters("small", 10, 60), 40);
+    expect(decisions.filter((decision) => decision.ok)).toHaveLength(10);
+    // Both replicas were refused once it was spent, neither holding points back.
+    expect(decisions.slice(-2).map((decision) => decision.ok)).toEqual([false, false]);
+  });
+
   it("asks Redis far less than once per use of a busy key", async () => {
     const points = 100_000;
     const decisions = await spend(limiters("cheap", points, 60), 1_000);
