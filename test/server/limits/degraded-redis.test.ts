@@ -32,6 +32,22 @@ describe.skipIf(!redisAvailable)("the shared limits while Redis stalls or is dow
     await redis.stop();
   });
 
+  it("decides every use while Redis is full and refuses its writes (OOM): counted in the process's limiter, never an error", async () => {
+    const limiter = limits().limiter("full", 10, 60);
+    expect(await limiter.take("warm")).toEqual({ ok: true });
+    await connection.client.config("SET", "maxmemory-policy", "noeviction");
+    await connection.client.config("SET", "maxmemory", "1");
+    try {
+      await expect(connection.client.set("outpost:full-probe", "x")).rejects.toThrow(/OOM/);
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.take("client")));
+      // The fallback's limit holds: no more than the limit is let through for one client.
+      expect(decisions.filter((decision) => decision.ok).length).toBeLessThanOrEqual(10);
+      expect(decisions.at(-1)).toMatchObject({ ok: false });
+    } finally {
+      await connection.client.config("SET", "maxmemory", "0");
+    }
+  });
+
   it("settles every command within REDIS_TIMEOUT_MS × 1.5 while Redis is frozen, 50 limiter takes and 50 reads arriving together", async () => {
     const limiter = limits().limiter("stalled", 1_000, 60);
     // The limiter's script is loaded once first, as on any replica that has served a request.

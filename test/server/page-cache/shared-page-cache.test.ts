@@ -95,6 +95,26 @@ describe.skipIf(!redisAvailable)("the page cache with REDIS_URL", () => {
     }
   });
 
+  it("keeps answering while Redis is full and refuses writes, and a revalidation on one replica still reaches the other", async () => {
+    const [one, two] = replicas as [TestApp, TestApp];
+    const first = await agreedRender(one, two);
+    const client = one.deps.redis?.client as NonNullable<TestApp["deps"]["redis"]>["client"];
+    await client.config("SET", "maxmemory-policy", "noeviction");
+    await client.config("SET", "maxmemory", "1");
+    try {
+      await expect(client.set("outpost:full-probe", "x")).rejects.toThrow(/OOM/);
+      // Full: Redis refuses the page's write (OOM), so each render is answered and not kept.
+      for (let i = 0; i < 3; i++) expect(await renderId(one)).toBeDefined();
+      expect((await revalidate(one)).status).toBe(303);
+      const started = Date.now();
+      let seen = await renderId(two);
+      while (seen === first && Date.now() - started < 1_000) seen = await renderId(two);
+      expect(seen).not.toBe(first);
+    } finally {
+      await client.config("SET", "maxmemory", "0");
+    }
+  });
+
   it("still answers, within the Redis timeout, while Redis is frozen", async () => {
     const [one] = replicas as [TestApp];
     redis.pause();
