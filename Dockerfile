@@ -63,4 +63,5 @@ EXPOSE 3000 9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
     CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--import", "./dist/server/instrument.js", "./dist/server/index.js"]
+# The node arguments are scripts/server-command.mjs's (lint-dockerfile.mjs checks they match).
+CMD ["node", "--max-semi-space-size=32", "--import", "./dist/server/instrument.js", "./dist/server/index.js"]

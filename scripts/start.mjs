@@ -6,6 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { staleBuildReason } from "./build/freshness.mjs";
+import { serverArgs } from "./server-command.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const stale = staleBuildReason(root, path.join(root, "dist"));
@@ -16,7 +17,7 @@ if (stale) {
 }
 const server = spawn(
   process.execPath,
-  ["--import", "./dist/server/instrument.js", "./dist/server/index.js"],
+  serverArgs(),
   // React and other packages choose their production build from NODE_ENV, read as they load: the
   // config's own default ("production") comes too late for them.
   { cwd: root, stdio: "inherit", env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "production" } },

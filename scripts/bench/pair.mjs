@@ -3,7 +3,7 @@
 // shared VM (see lib/paired.mjs).
 //   node scripts/bench/pair.mjs A,B [rounds=3] [seconds=5] [connections=100]
 // A and B: floor, koa-floor, off (ours, Sentry off), on (ours, Sentry on), or ours with
-// environment variables, e.g. LOG_LEVEL=info or NODE_OPTIONS=--max-semi-space-size=4 (join
+// environment variables, e.g. LOG_LEVEL=info or NODE_OPTIONS=--single-threaded-gc (join
 // several with &), or build:<dir>[+on] for another build's server (e.g. an A/B of a change:
 // OUTPOST_OUT_DIR=<dir> node scripts/build.mjs first; <dir> relative to the checkout, "+on"
 // for Sentry on). Needs taskset (util-linux) and the bench build (npm run bench, or

@@ -17,6 +17,7 @@ import { OUT_REL, ROOT } from "./lib/proc.mjs";
 import { renderResults, writeBenchmarks } from "./lib/report.mjs";
 import { sharedAssets } from "./shared-assets.mjs";
 import { sharedState } from "./shared-state.mjs";
+import { serverArgs } from "../server-command.mjs";
 import { spool } from "./spool.mjs";
 import { ssr } from "./ssr.mjs";
 import { startup } from "./startup.mjs";
@@ -65,7 +66,7 @@ for (const [name, run] of Object.entries(groups)) {
 const describe = `SSR: GET / with a browser User-Agent (Chrome 124 on Linux), ${settings.ssr.connections.join(" and ")} connections, ` +
   `${speed.warmupSec} s warm-up + ${speed.durationSec} s measured, ${speed.rounds} runs. ` +
   `Tunnel: ${settings.tunnel.connections} connections, same timing. Servers: production build (\`node scripts/build.mjs\` into ${OUT_REL}/), ` +
-  "`node --import ./…/instrument.js ./…/index.js`, NODE_ENV=production, LOG_LEVEL=warn, SENTRY_TUNNEL_RATE_LIMIT=0; " +
+  `\`node ${serverArgs("./…").join(" ")}\` (scripts/server-command.mjs, as the image runs it), NODE_ENV=production, LOG_LEVEL=warn, SENTRY_TUNNEL_RATE_LIMIT=0; ` +
   "Sentry on = SENTRY_DSN pointing at the local fake ingest, SENTRY_TRACES_SAMPLE_RATE unset (0). autocannon 9, pipelining 1.";
 const markdown = renderResults({
   meta: {

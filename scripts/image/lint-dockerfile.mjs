@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { validate } from "dockerfile-utils";
+import { serverArgs } from "../server-command.mjs";
 
 const file = process.argv[2] ?? "Dockerfile";
 const text = readFileSync(file, "utf8");
@@ -60,6 +61,9 @@ else if (!/^\d+(:\d+)?$/.test(user.args)) problem(`line ${user.line}: USER shoul
 const cmd = last("CMD");
 const cmdArgs = cmd ? execForm(cmd) : null;
 if (cmdArgs?.[0] !== "node") problem("final stage: CMD must be exec form starting with node (npm swallows signals)");
+else if (JSON.stringify(cmdArgs.slice(1)) !== JSON.stringify(serverArgs())) {
+  problem(`line ${cmd.line}: CMD should run node ${serverArgs().join(" ")}, as scripts/server-command.mjs says`);
+}
 const entry = last("ENTRYPOINT");
 if (entry && !/tini/.test(entry.args)) problem(`line ${entry.line}: ENTRYPOINT is not tini`);
 if (!entry) problem("final stage: no tini ENTRYPOINT (or document --init and drop this rule)");

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { serverArgs } from "../server-command.mjs";
 
 const READY_TIMEOUT_MS = 30_000;
 
@@ -31,7 +32,7 @@ function freePort() {
 export async function warmCompileCache({ dir, node = process.execPath, root = process.cwd(), outRel = "dist" }) {
   const port = await freePort();
   const spoolDir = mkdtempSync(path.join(tmpdir(), "outpost-warm-spool-"));
-  const child = spawn(node, ["--import", `./${outRel}/server/instrument.js`, `./${outRel}/server/index.js`], {
+  const child = spawn(node, serverArgs(`./${outRel}`), {
     cwd: root,
     env: {
       PATH: process.env.PATH,

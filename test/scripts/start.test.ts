@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { staleBuildReason } from "../../scripts/build/freshness.mjs";
+import { serverArgs } from "../../scripts/server-command.mjs";
 import { productBuild } from "../support/builds";
 import { BROWSER_USER_AGENT } from "../support/html";
 import { DIST, ROOT } from "../support/paths";
@@ -57,6 +59,16 @@ describe("npm start", () => {
     const stacks = lines.map((line) => JSON.stringify(line)).filter((line) => line.includes("react-dom-server.node."));
     expect(stacks.join("\n")).toContain("react-dom-server.node.production.js");
     expect(stacks.join("\n")).not.toContain("react-dom-server.node.development.js");
+  }, 60_000);
+
+  it("runs the server with the production node flags (scripts/server-command.mjs, as the image's CMD)", async () => {
+    server = await startServerProcess(ENV, { npmStart: true });
+    const lines = await server.waitForLogs((all) => all.some((line) => line.msg === "listening"));
+    const serverPid = Number(lines.find((line) => line.msg === "listening")?.pid);
+    // Linux's /proc: the arguments, each ended by a NUL.
+    const argv = readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0").slice(0, -1);
+    expect(argv).toContain("--max-semi-space-size=32");
+    expect(argv.slice(1)).toEqual(serverArgs());
   }, 60_000);
 
   it("exits 128 + the signal's number when the server is killed outright, as a shell reports it", async () => {

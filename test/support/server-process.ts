@@ -3,15 +3,11 @@ import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverArgs } from "../../scripts/server-command.mjs";
 import { built, fixtureBuild, productBuild } from "./builds";
 import { FIXTURE_DIST, ROOT } from "./paths";
 
-/** The node arguments that run a build's server as production does. */
-export const serverArgs = (dist: string) => [
-  "--import",
-  path.join(dist, "server", "instrument.js"),
-  path.join(dist, "server", "index.js"),
-];
+export { serverArgs } from "../../scripts/server-command.mjs";
 
 export interface ServerProcess {
   url: string;

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverArgs } from "../../server-command.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const BENCH_DIR = path.join(ROOT, "scripts/bench");
@@ -94,12 +95,7 @@ export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node =
   const started = performance.now();
   const child = spawn(
     node,
-    [
-      ...nodeFlags,
-      "--import",
-      `./${outRel}/server/instrument.js`,
-      `./${outRel}/server/index.js`,
-    ],
+    [...nodeFlags, ...serverArgs(`./${outRel}`)],
     {
       cwd: root,
       env: {
