@@ -217,7 +217,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, async () => {
     watcher.close();
     await server.stop();
-    await Promise.all(Object.values(halves).map((half) => half.context?.dispose()));
+    await Promise.all([...Object.values(halves).map((half) => half.context?.dispose()), stylesheets.dispose()]);
     process.exit(0);
   });
 }

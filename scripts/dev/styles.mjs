@@ -12,7 +12,7 @@ import { CSS_MODULE } from "../build/css/css-modules.mjs";
 import { writeModuleDeclaration } from "../build/css/module-types.mjs";
 import { POSTCSS_CONFIGS } from "../build/css/postcss.mjs";
 import { importedStylesheets } from "../build/css/route-styles.mjs";
-import { buildStylesheets, CSS_SYNTAX_ERROR } from "../build/css/stylesheets.mjs";
+import { CSS_SYNTAX_ERROR, stylesheetBuilder } from "../build/css/stylesheets.mjs";
 
 /**
  * @param {{ root: string, outDir: string, styles: import("../build/options.mjs").StyleOptions }} options
@@ -69,6 +69,7 @@ export function devStylesheets({ root, outDir, styles }) {
     }
     return forgotten;
   };
+  const builder = stylesheetBuilder({ root, assetsDir: path.join(outDir, "client", "assets"), transform: caching, production: false });
   const outputsDir = path.relative(root, outDir).split(path.sep).join("/");
   const inProject = (relative) => !relative.startsWith("../") && !path.isAbsolute(relative) && !/(^|\/)node_modules\//.test(relative) && !relative.startsWith(`${outputsDir}/`);
 
@@ -114,12 +115,14 @@ export function devStylesheets({ root, outDir, styles }) {
       const key = files.join("\n");
       if (last && last.key === key && !forgotten && !changes.some((file) => last.inputs.has(file))) return last.result;
       last = null;
-      const result = await buildStylesheets({ root, assetsDir: path.join(outDir, "client", "assets"), files, transform: caching, production: false });
+      const result = await builder.build(files);
       const errors = result.warnings.filter((warning) => warning.id === CSS_SYNTAX_ERROR);
       if (errors.length > 0) throw Object.assign(new Error("a stylesheet has a syntax error"), { errors });
       last = { key, result, inputs: new Set(Object.keys(result.metafile.inputs).map((input) => path.resolve(root, input))) };
       return result;
     },
+    /** Ends the stylesheet build's esbuild context. */
+    dispose: () => builder.dispose(),
     /** The project's files the stylesheets were made from (relative), for the watcher: Tailwind's scanned sources included. */
     inputs() {
       const files = new Set(last ? [...last.inputs] : []);

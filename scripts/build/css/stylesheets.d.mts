@@ -10,4 +10,16 @@ export function buildStylesheets(options: {
   transform: StyleTransform;
   production: boolean;
   write?: boolean;
-}): Promise<{ outputs: Map<string, string>; metafile: Metafile; warnings: Message[] }>;
+}): Promise<StylesheetsBuilt>;
+export interface StylesheetsBuilt {
+  outputs: Map<string, string>;
+  metafile: Metafile;
+  warnings: Message[];
+}
+export function stylesheetBuilder(options: {
+  root: string;
+  assetsDir: string;
+  transform: StyleTransform;
+  production: boolean;
+  write?: boolean;
+}): { build(files: string[]): Promise<StylesheetsBuilt>; dispose(): Promise<void> | undefined };

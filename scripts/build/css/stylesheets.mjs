@@ -17,15 +17,43 @@ export function stylesheetName(root, file) {
   return relative.replace(/[^A-Za-z0-9_.-]+/g, "_").slice(-100);
 }
 
+const NOTHING = () => ({ outputs: new Map(), metafile: { inputs: {}, outputs: {} }, warnings: [] });
+
 /**
  * Builds `files` (absolute paths, in any order) into `assetsDir`.
  * @returns {Promise<{ outputs: Map<string, string>, metafile: import("esbuild").Metafile, warnings: import("esbuild").Message[] }>}
  *   `outputs`: each file's stylesheet, as a path relative to the project root; `warnings`: esbuild's
  *   (the dev watcher shows CSS syntax errors on its overlay)
  */
-export async function buildStylesheets({ root, assetsDir, files, transform, production, write = true }) {
-  if (files.length === 0) return { outputs: new Map(), metafile: { inputs: {}, outputs: {} }, warnings: [] };
-  const result = await esbuild.build({
+export async function buildStylesheets(options) {
+  if (options.files.length === 0) return NOTHING();
+  return builtStylesheets(options.root, await esbuild.build(stylesheetOptions(options)));
+}
+
+/**
+ * The same builds again and again (the dev loop), through one esbuild context per list of files:
+ * a rebuild keeps what esbuild parsed of the stylesheets no save changed.
+ * @param {Omit<Parameters<typeof buildStylesheets>[0], "files">} options
+ */
+export function stylesheetBuilder(options) {
+  let current = null;
+  return {
+    /** @param {string[]} files @returns {ReturnType<typeof buildStylesheets>} */
+    async build(files) {
+      if (files.length === 0) return NOTHING();
+      const key = files.join("\n");
+      if (current?.key !== key) {
+        await current?.context.dispose();
+        current = { key, context: await esbuild.context(stylesheetOptions({ ...options, files })) };
+      }
+      return builtStylesheets(options.root, await current.context.rebuild());
+    },
+    dispose: () => current?.context.dispose(),
+  };
+}
+
+function stylesheetOptions({ root, assetsDir, files, transform, production, write = true }) {
+  return {
     absWorkingDir: root,
     entryPoints: files.map((file) => ({ in: file, out: stylesheetName(root, file) })),
     outdir: assetsDir,
@@ -56,7 +84,10 @@ export async function buildStylesheets({ root, assetsDir, files, transform, prod
         },
       },
     ],
-  });
+  };
+}
+
+function builtStylesheets(root, result) {
   const outputs = new Map();
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     if (meta.entryPoint && output.endsWith(".css")) outputs.set(path.resolve(root, meta.entryPoint), output);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildStylesheets, CSS_SYNTAX_ERROR, stylesheetName } from "../../../../scripts/build/css/stylesheets.mjs";
+import { buildStylesheets, CSS_SYNTAX_ERROR, stylesheetBuilder, stylesheetName } from "../../../../scripts/build/css/stylesheets.mjs";
 import { createStyleTransform } from "../../../../scripts/build/css/style-transform.mjs";
 
 describe("a stylesheet's output name", () => {
@@ -78,5 +78,32 @@ describe("the stylesheet build", () => {
     const syntax = warnings.filter((warning) => warning.id === CSS_SYNTAX_ERROR);
     expect(syntax.length).toBeGreaterThan(0);
     expect(syntax[0]?.location).toMatchObject({ file: expect.stringContaining("broken.css"), line: 6 });
+  });
+
+  it("builds again through one context per list of files (the dev loop): a save shows in the next build, a new list builds its own files", async () => {
+    write("src/app/a.css", ".a {\n  color: red;\n}\n");
+    write("src/app/b.css", ".b {\n  color: blue;\n}\n");
+    const [a, b] = [path.join(root, "src/app/a.css"), path.join(root, "src/app/b.css")];
+    const builder = stylesheetBuilder({
+      root,
+      assetsDir: path.join(root, "dist/client/assets"),
+      transform: createStyleTransform({ root, production: false }),
+      production: false,
+      write: false,
+    });
+    try {
+      const first = await builder.build([a]);
+      write("src/app/a.css", ".a {\n  color: green;\n}\n");
+      const saved = await builder.build([a]);
+      // Content-hashed: a new name for the new rule.
+      expect(saved.outputs.get(a)).toMatch(/app_a-[A-Z0-9]{8}\.css$/);
+      expect(saved.outputs.get(a)).not.toBe(first.outputs.get(a));
+      const both = await builder.build([a, b]);
+      expect([...both.outputs.keys()].sort()).toEqual([a, b]);
+      expect(both.outputs.get(a)).toBe(saved.outputs.get(a));
+      expect((await builder.build([])).outputs.size).toBe(0);
+    } finally {
+      await builder.dispose();
+    }
   });
 });
