@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { serverArgs } from "../../server-command.mjs";
+import { SERVER_NODE_FLAGS, serverArgs } from "../../server-command.mjs";
 
 export const ROOT = path.resolve(import.meta.dirname, "../../..");
 export const BENCH_DIR = path.join(ROOT, "scripts/bench");
@@ -66,9 +66,13 @@ function track(child, label) {
   };
 }
 
-/** A helper script that prints `{"port":N}` once listening (fake ingest, floors); `node`: another Node binary. */
+/**
+ * A helper script that prints `{"port":N}` once listening (fake ingest, floors); `node`: another
+ * Node binary. A floor runs with the server's node flags, so a ratio to it compares code, not flags.
+ */
 export async function startHelper(script, env = {}, { nodeFlags = [], node = process.execPath } = {}) {
-  const child = spawn(node, [...nodeFlags, path.join(BENCH_DIR, script)], {
+  const flags = script.startsWith("floor-") ? [...SERVER_NODE_FLAGS, ...nodeFlags] : nodeFlags;
+  const child = spawn(node, [...flags, path.join(BENCH_DIR, script)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, NODE_ENV: "production", ...env },
     stdio: ["ignore", "pipe", "pipe"],
