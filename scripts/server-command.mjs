@@ -3,10 +3,10 @@
 // compile-cache warm-up, the bench and the tests all take them from here, so what is measured
 // and tested is what runs.
 //
-// A young generation of up to 32 MiB a semi-space (V8's default is 16): a page render
-// allocates enough that, under load with many event streams open, renders outlived the
-// default's scavenges and were promoted, so every scavenge copied more and the old generation
-// filled with garbage (docs/decisions/0114-young-generation-size.md).
+// A young generation of 32 MiB a semi-space (V8's default is 16 on Node 20, 64 on Node 24):
+// beside many open event streams, V8 pretenured the page path's allocation sites and every
+// render's garbage went to the old generation; with 32 that happened less often
+// (docs/decisions/0114-young-generation-size.md, with what it does not fix).
 export const SERVER_NODE_FLAGS = Object.freeze(["--max-semi-space-size=32"]);
 
 /** `buildDir`: "./dist" (the default, relative to the checkout) or an absolute path. */
