@@ -1,2 +1,2 @@
 export const SERVER_NODE_FLAGS: readonly string[];
-export function serverArgs(buildDir?: string): string[];
+export function serverArgs(buildDir?: string, moreFlags?: readonly string[]): string[];

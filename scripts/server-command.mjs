@@ -9,9 +9,13 @@
 // (docs/decisions/0114-young-generation-size.md, with what it does not fix).
 export const SERVER_NODE_FLAGS = Object.freeze(["--max-semi-space-size=32"]);
 
-/** `buildDir`: "./dist" (the default, relative to the checkout) or an absolute path. */
-export const serverArgs = (buildDir = "./dist") => [
+/**
+ * `buildDir`: "./dist" (the default, relative to the checkout) or an absolute path; `moreFlags`
+ * (a bench's or a test's) come after ours, so one that names the same V8 flag wins.
+ */
+export const serverArgs = (buildDir = "./dist", moreFlags = []) => [
   ...SERVER_NODE_FLAGS,
+  ...moreFlags,
   "--import",
   `${buildDir}/server/instrument.js`,
   `${buildDir}/server/index.js`,

@@ -7,8 +7,6 @@ import { serverArgs } from "../../scripts/server-command.mjs";
 import { built, fixtureBuild, productBuild } from "./builds";
 import { FIXTURE_DIST, ROOT } from "./paths";
 
-export { serverArgs } from "../../scripts/server-command.mjs";
-
 export interface ServerProcess {
   url: string;
   /** The metrics listener, `http://127.0.0.1:<METRICS_PORT>`. */

@@ -99,7 +99,7 @@ export async function startServer(env = {}, { nodeFlags = [], pollMs = 5, node =
   const started = performance.now();
   const child = spawn(
     node,
-    [...nodeFlags, ...serverArgs(`./${outRel}`)],
+    serverArgs(`./${outRel}`, nodeFlags),
     {
       cwd: root,
       env: {

@@ -3,7 +3,8 @@ import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import { ROOT } from "../../support/paths";
 import { fixtureBuild } from "../../support/builds";
-import { type ServerProcess, serverArgs, startServerProcess } from "../../support/server-process";
+import { serverArgs } from "../../../scripts/server-command.mjs";
+import { type ServerProcess, startServerProcess } from "../../support/server-process";
 
 // What the built server does with signals: one drain per process, whatever arrives during it.
 
